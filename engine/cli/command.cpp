@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#include "cli/command.hpp"
+
+#include "util/error.hpp"
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace layerbench::cli {
+
+namespace {
+
+std::string g_invocation;
+
+std::string shell_quote(const std::string& word)
+{
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@%+") == std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (char c : word) {
+    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return quoted + "'";
+}
+
+} // namespace
+
+const std::string& invocation() { return g_invocation; }
+
+void set_invocation(int argc, char** argv)
+{
+  g_invocation.clear();
+  for (int i = 0; i < argc; ++i) {
+    g_invocation += (i > 0 ? " " : "") + shell_quote(i == 0 ? std::string("layerbench") : argv[i]);
+  }
+}
+
+std::optional<po::variables_map> parse(const std::string& command,
+                                       const std::string& usage,
+                                       po::options_description options,
+                                       const Arguments& arguments,
+                                       const po::positional_options_description& positional,
+                                       const po::options_description& hidden)
+{
+  options.add_options()("help,h", "print this help and exit");
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::variables_map values;
+  try {
+    po::store(po::command_line_parser(arguments).options(all).positional(positional).run(), values);
+    if (values.count("help")) {
+      std::cout << "usage: layerbench " << command << " " << usage << "\n\n" << options << "\n";
+      return std::nullopt;
+    }
+    po::notify(values);
+  } catch (const po::error& error) {
+    throw UsageError(command + ": " + error.what() + " (see 'layerbench " + command + " --help')");
+  }
+  return values;
+}
+
+} // namespace layerbench::cli

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/dataset.hpp"
+
+namespace layerbench::dataset {
+
+const Layer* find_layer(const Dataset& dataset, const std::string& name)
+{
+  for (const auto& layer : dataset.layers) {
+    if (layer.name == name) {
+      return &layer;
+    }
+  }
+  return nullptr;
+}
+
+const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size)
+{
+  for (const auto& cell : dataset.results) {
+    if (cell.layer == layer && cell.batch_size == batch_size) {
+      return &cell;
+    }
+  }
+  return nullptr;
+}
+
+std::string to_string(Kind kind)
+{
+  return kind == Kind::measured ? "measured" : "published-reference";
+}
+
+std::string to_string(CellStatus status) { return status == CellStatus::ok ? "ok" : "skipped"; }
+
+std::string to_string(LayerMode mode) { return mode == LayerMode::eval ? "eval" : "train"; }
+
+std::string to_string(const SchemaVersion& version)
+{
+  return std::to_string(version.major) + "." + std::to_string(version.minor) + "."
+         + std::to_string(version.patch);
+}
+
+} // namespace layerbench::dataset

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The in-memory form of a LayerBench dataset. engine/dataset owns the format: every other part reads
+// and writes datasets through dataset/io.hpp. data/schema/dataset.schema.json describes the same thing,
+// and tests/test_dataset_schema.cpp keeps the two in step.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace layerbench::dataset {
+
+// The dataset file format version, written into every file as "schema_version".
+//  - major: a change that an older reader would misread (a field removed, renamed or re-typed, a unit
+//    changed). Readers refuse a file whose major they do not know.
+//  - minor: fields added that an older reader may ignore (a new axis, a new environment fact).
+//    Readers accept an older minor of their major and fill what it lacks with "absent".
+//  - patch: clarifications of meaning that change no field.
+struct SchemaVersion
+{
+  int major = 1;
+  int minor = 0;
+  int patch = 0;
+};
+inline constexpr SchemaVersion k_schema_version{1, 0, 0};
+// The oldest version this build still reads.
+inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
+
+enum class Kind {
+  measured,           // timed by layerbench on the machine in `environment`
+  published_reference // figures transcribed from a published page; not measured by us
+};
+
+enum class CellStatus { ok, skipped };
+
+enum class LayerMode {
+  eval, // module.eval(), the usual inference setting
+  train // module.train(); Dropout only, as the reference page measured it
+};
+
+struct License
+{
+  std::string id = "CC-BY-4.0";
+  std::string url = "https://creativecommons.org/licenses/by/4.0/";
+  std::string attribution; // the text to keep when the data is reused
+};
+
+struct Creator
+{
+  std::string name;
+  std::string affiliation; // may be empty
+};
+
+struct Source // what a published_reference transcribes
+{
+  std::string title;
+  std::string url;
+  std::string date; // as the page gives it
+  std::string license;
+  std::string attribution;
+};
+
+struct Provenance
+{
+  std::string tool = "layerbench";
+  std::string tool_version;
+  std::string git_commit; // of layerbench; "unknown" outside a checkout
+  std::string command_line;
+  std::optional<Source> source; // published_reference only
+};
+
+struct DeviceInfo
+{
+  std::string type; // "cuda" or "cpu"
+  std::string name;
+  std::string compute_capability; // "9.0"; empty on the CPU
+  std::optional<int64_t> memory_bytes;
+  std::string driver;       // CUDA driver version; empty on the CPU
+  std::string cuda_runtime; // CUDA runtime torch was built with; empty when torch has no CUDA
+  std::string cudnn;
+};
+
+struct Environment
+{
+  DeviceInfo device;
+  std::string torch_version;
+  std::string torch_git_hash;
+  std::string compiler;
+  std::string cpu_model;
+  int logical_cores = 0;
+  int threads = 0; // intra-op threads torch used
+  std::string blas;
+  std::string os;
+  // Precision knobs in force during the run (LibTorch defaults unless a flag changed them).
+  bool matmul_allow_tf32 = false;
+  bool cudnn_allow_tf32 = false;
+  bool cudnn_benchmark = false;
+};
+
+struct Methodology
+{
+  std::string timer;     // "cuda-events" or "steady-clock"
+  std::string dtype = "float32";
+  std::vector<std::string> layers; // the declared matrix: every (layer, batch size) pair must have a cell
+  std::vector<int> batch_sizes;
+  double warmup_seconds = 0;
+  int warmup_min_iterations = 0;
+  double block_target_seconds = 0; // iterations per sample grow until one sample takes this long
+  std::string noise_metric;        // "iqr_over_median": (p75 - p25) / median of the samples
+  double noise_target = 0;
+  int min_samples = 0;
+  int max_samples = 0;
+  double cell_budget_seconds = 0; // sampling stops here even if the noise target is not met
+  std::string flop_convention;
+  std::string memory_method;
+  std::string speed_class_rule;
+  bool inference_mode = true;
+};
+
+struct Layer
+{
+  std::string name;   // catalog key, "Conv2d"
+  std::string module; // "nn.Conv2d"
+  std::string config; // "Conv2d(64,128,3) 32x32 input"
+  std::string input_shape; // per batch, "B x 64 x 32 x 32"
+  LayerMode mode = LayerMode::eval;
+  std::optional<int64_t> params;
+  std::string params_formula;
+  std::optional<int64_t> params_counted; // counted from the module; measured datasets only
+  std::optional<double> flops_per_sample;
+  std::string flops_formula;
+  std::optional<double> matmul_flops_per_sample; // the part an op-level counter (FlopCounterMode) sees
+  std::string speed_class; // "Fastest" ... "Very Slow"
+};
+
+struct Stats // milliseconds per forward pass of one batch
+{
+  double median_ms = 0;
+  std::optional<double> p25_ms;
+  std::optional<double> p75_ms;
+  std::optional<double> min_ms;
+  std::optional<double> mean_ms;
+  std::optional<double> stddev_ms;
+  std::optional<int> samples;
+  std::optional<int64_t> iterations_per_sample;
+  std::optional<double> noise;
+  std::optional<bool> noise_target_met;
+};
+
+struct Cell
+{
+  std::string layer;
+  int batch_size = 0;
+  CellStatus status = CellStatus::ok;
+  std::string skip_reason; // skipped only
+  std::optional<Stats> stats;
+  std::optional<double> first_call_ms;
+  std::optional<double> host_wall_median_ms; // CUDA: host clock around the same blocks
+  std::optional<int64_t> peak_memory_bytes;
+  std::optional<double> throughput_samples_per_s;
+  std::optional<double> achieved_flop_per_s;
+  std::optional<double> cell_seconds; // wall time spent on the cell, warm-up included
+};
+
+struct Dataset
+{
+  SchemaVersion schema_version = k_schema_version;
+  Kind kind = Kind::measured;
+  std::string id;    // "h100-sxm-fp32": [a-z0-9-]+
+  int version = 0;   // 0 until published; published versions count from 1
+  std::string replaces; // "id@version" of the version this one corrects; empty if none
+  std::string title;
+  std::string created; // UTC, "2026-11-22T04:05:07Z"
+  License license;
+  std::vector<Creator> creators;
+  Provenance provenance;
+  std::optional<Environment> environment; // absent for published_reference
+  std::optional<Methodology> methodology; // likewise
+  std::vector<Layer> layers;
+  std::vector<Cell> results;
+};
+
+const Layer* find_layer(const Dataset& dataset, const std::string& name);
+const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size);
+
+std::string to_string(Kind kind);
+std::string to_string(CellStatus status);
+std::string to_string(LayerMode mode);
+std::string to_string(const SchemaVersion& version);
+
+} // namespace layerbench::dataset

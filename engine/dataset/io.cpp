@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/io.hpp"
+
+#include "util/error.hpp"
+
+#include <cmath>
+#include <set>
+
+namespace layerbench::dataset {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json;
+
+OrderedJson units_json()
+{
+  return {{"time", "ms"},
+          {"memory", "bytes"},
+          {"flops", "FLOP"},
+          {"throughput", "samples/s"},
+          {"flop_rate", "FLOP/s"}};
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Writing
+
+namespace {
+
+template<typename T>
+void put(OrderedJson& object, const char* key, const std::optional<T>& value)
+{
+  if (value) {
+    object[key] = *value;
+  }
+}
+
+void put_text(OrderedJson& object, const char* key, const std::string& value)
+{
+  if (!value.empty()) {
+    object[key] = value;
+  }
+}
+
+OrderedJson to_json(const Environment& environment)
+{
+  OrderedJson device;
+  device["type"] = environment.device.type;
+  device["name"] = environment.device.name;
+  device["compute_capability"] = environment.device.compute_capability;
+  device["memory_bytes"] = environment.device.memory_bytes ? OrderedJson(*environment.device.memory_bytes)
+                                                           : OrderedJson(nullptr);
+  device["driver"] = environment.device.driver;
+  device["cuda_runtime"] = environment.device.cuda_runtime;
+  device["cudnn"] = environment.device.cudnn;
+  return {{"device", device},
+          {"torch_version", environment.torch_version},
+          {"torch_git_hash", environment.torch_git_hash},
+          {"compiler", environment.compiler},
+          {"cpu_model", environment.cpu_model},
+          {"logical_cores", environment.logical_cores},
+          {"threads", environment.threads},
+          {"blas", environment.blas},
+          {"os", environment.os},
+          {"matmul_allow_tf32", environment.matmul_allow_tf32},
+          {"cudnn_allow_tf32", environment.cudnn_allow_tf32},
+          {"cudnn_benchmark", environment.cudnn_benchmark}};
+}
+
+OrderedJson to_json(const Methodology& m)
+{
+  return {{"timer", m.timer},
+          {"dtype", m.dtype},
+          {"inference_mode", m.inference_mode},
+          {"layers", m.layers},
+          {"batch_sizes", m.batch_sizes},
+          {"warmup_seconds", m.warmup_seconds},
+          {"warmup_min_iterations", m.warmup_min_iterations},
+          {"block_target_seconds", m.block_target_seconds},
+          {"noise_metric", m.noise_metric},
+          {"noise_target", m.noise_target},
+          {"min_samples", m.min_samples},
+          {"max_samples", m.max_samples},
+          {"cell_budget_seconds", m.cell_budget_seconds},
+          {"flop_convention", m.flop_convention},
+          {"memory_method", m.memory_method},
+          {"speed_class_rule", m.speed_class_rule}};
+}
+
+OrderedJson to_json(const Layer& layer)
+{
+  OrderedJson json{{"name", layer.name},
+                   {"module", layer.module},
+                   {"config", layer.config},
+                   {"input_shape", layer.input_shape},
+                   {"mode", to_string(layer.mode)}};
+  put(json, "params", layer.params);
+  put_text(json, "params_formula", layer.params_formula);
+  put(json, "params_counted", layer.params_counted);
+  put(json, "flops_per_sample", layer.flops_per_sample);
+  put_text(json, "flops_formula", layer.flops_formula);
+  put(json, "matmul_flops_per_sample", layer.matmul_flops_per_sample);
+  put_text(json, "speed_class", layer.speed_class);
+  return json;
+}
+
+OrderedJson to_json(const Stats& stats)
+{
+  OrderedJson json{{"median_ms", stats.median_ms}};
+  put(json, "p25_ms", stats.p25_ms);
+  put(json, "p75_ms", stats.p75_ms);
+  put(json, "min_ms", stats.min_ms);
+  put(json, "mean_ms", stats.mean_ms);
+  put(json, "stddev_ms", stats.stddev_ms);
+  put(json, "samples", stats.samples);
+  put(json, "iterations_per_sample", stats.iterations_per_sample);
+  put(json, "noise", stats.noise);
+  put(json, "noise_target_met", stats.noise_target_met);
+  return json;
+}
+
+OrderedJson to_json(const Cell& cell)
+{
+  OrderedJson json{{"layer", cell.layer}, {"batch_size", cell.batch_size}, {"status", to_string(cell.status)}};
+  put_text(json, "skip_reason", cell.skip_reason);
+  if (cell.stats) {
+    json["stats"] = to_json(*cell.stats);
+  }
+  put(json, "first_call_ms", cell.first_call_ms);
+  put(json, "host_wall_median_ms", cell.host_wall_median_ms);
+  put(json, "peak_memory_bytes", cell.peak_memory_bytes);
+  put(json, "throughput_samples_per_s", cell.throughput_samples_per_s);
+  put(json, "achieved_flop_per_s", cell.achieved_flop_per_s);
+  put(json, "cell_seconds", cell.cell_seconds);
+  return json;
+}
+
+OrderedJson to_json(const Provenance& provenance)
+{
+  OrderedJson json{{"tool", provenance.tool},
+                   {"tool_version", provenance.tool_version},
+                   {"git_commit", provenance.git_commit},
+                   {"command_line", provenance.command_line}};
+  if (provenance.source) {
+    const auto& s = *provenance.source;
+    json["source"] = {{"title", s.title},
+                      {"url", s.url},
+                      {"date", s.date},
+                      {"license", s.license},
+                      {"attribution", s.attribution}};
+  }
+  return json;
+}
+
+} // namespace
+
+OrderedJson to_json(const Dataset& dataset)
+{
+  OrderedJson json;
+  json["schema_version"] = to_string(dataset.schema_version);
+  json["kind"] = to_string(dataset.kind);
+  json["id"] = dataset.id;
+  json["version"] = dataset.version;
+  json["replaces"] = dataset.replaces.empty() ? OrderedJson(nullptr) : OrderedJson(dataset.replaces);
+  json["title"] = dataset.title;
+  json["created"] = dataset.created;
+  json["license"] = {{"id", dataset.license.id},
+                     {"url", dataset.license.url},
+                     {"attribution", dataset.license.attribution}};
+  json["creators"] = OrderedJson::array();
+  for (const auto& creator : dataset.creators) {
+    OrderedJson entry{{"name", creator.name}};
+    put_text(entry, "affiliation", creator.affiliation);
+    json["creators"].push_back(entry);
+  }
+  json["provenance"] = to_json(dataset.provenance);
+  json["units"] = units_json();
+  if (dataset.environment) {
+    json["environment"] = to_json(*dataset.environment);
+  }
+  if (dataset.methodology) {
+    json["methodology"] = to_json(*dataset.methodology);
+  }
+  json["layers"] = OrderedJson::array();
+  for (const auto& layer : dataset.layers) {
+    json["layers"].push_back(to_json(layer));
+  }
+  json["results"] = OrderedJson::array();
+  for (const auto& cell : dataset.results) {
+    json["results"].push_back(to_json(cell));
+  }
+  return json;
+}
+
+std::string serialize(const Dataset& dataset) { return to_json(dataset).dump(2) + "\n"; }
+
+// ---------------------------------------------------------------------------------------------------
+// Reading
+
+namespace {
+
+// Walks one JSON object, remembering its pointer, and insists that every field it was not asked
+// for is an error: a typo in a hand-edited dataset must not pass silently.
+class Reader
+{
+public:
+  Reader(const Json& json, std::string pointer, const std::string& origin)
+    : m_json(json), m_pointer(std::move(pointer)), m_origin(origin)
+  {
+    if (!m_json.is_object()) {
+      fail(m_pointer, "expected an object, found " + std::string(m_json.type_name()));
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& pointer, const std::string& what) const
+  {
+    throw Error(m_origin + ": " + (pointer.empty() ? "/" : pointer) + ": " + what);
+  }
+
+  std::string at(const std::string& key) const { return m_pointer + "/" + key; }
+
+  // An optional object that is absent or null.
+  void allow_null(const std::string& key) { m_seen.insert(key); }
+
+  bool has(const std::string& key) const { return m_json.contains(key) && !m_json.at(key).is_null(); }
+
+  const Json& field(const std::string& key)
+  {
+    m_seen.insert(key);
+    if (!m_json.contains(key)) {
+      fail(at(key), "missing required field");
+    }
+    return m_json.at(key);
+  }
+
+  std::string text(const std::string& key)
+  {
+    const auto& value = field(key);
+    if (!value.is_string()) {
+      fail(at(key), "expected a string, found " + std::string(value.type_name()));
+    }
+    return value.get<std::string>();
+  }
+
+  std::string optional_text(const std::string& key)
+  {
+    m_seen.insert(key);
+    return has(key) ? text(key) : std::string();
+  }
+
+  double number(const std::string& key)
+  {
+    const auto& value = field(key);
+    if (!value.is_number()) {
+      fail(at(key), "expected a number, found " + std::string(value.type_name()));
+    }
+    const double result = value.get<double>();
+    if (!std::isfinite(result)) {
+      fail(at(key), "number is not finite");
+    }
+    return result;
+  }
+
+  int64_t integer(const std::string& key)
+  {
+    const auto& value = field(key);
+    if (!value.is_number_integer()) {
+      fail(at(key), "expected an integer, found " + std::string(value.type_name()));
+    }
+    if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+      fail(at(key), "integer out of range");
+    }
+    return value.get<int64_t>();
+  }
+
+  int small_integer(const std::string& key)
+  {
+    const int64_t value = integer(key);
+    if (value < INT32_MIN || value > INT32_MAX) {
+      fail(at(key), "integer out of range");
+    }
+    return static_cast<int>(value);
+  }
+
+  bool boolean(const std::string& key)
+  {
+    const auto& value = field(key);
+    if (!value.is_boolean()) {
+      fail(at(key), "expected true or false, found " + std::string(value.type_name()));
+    }
+    return value.get<bool>();
+  }
+
+  template<typename T, typename Get>
+  std::optional<T> optional(const std::string& key, Get get)
+  {
+    m_seen.insert(key);
+    if (!has(key)) {
+      return std::nullopt;
+    }
+    return (this->*get)(key);
+  }
+
+  Reader object(const std::string& key)
+  {
+    return Reader(field(key), at(key), m_origin);
+  }
+
+  const Json& array(const std::string& key)
+  {
+    const auto& value = field(key);
+    if (!value.is_array()) {
+      fail(at(key), "expected an array, found " + std::string(value.type_name()));
+    }
+    return value;
+  }
+
+  // Call last: every field must have been read.
+  void done() const
+  {
+    for (const auto& item : m_json.items()) {
+      if (m_seen.count(item.key()) == 0) {
+        fail(at(item.key()), "unknown field");
+      }
+    }
+  }
+
+  const std::string& pointer() const { return m_pointer; }
+  const std::string& origin() const { return m_origin; }
+
+private:
+  const Json& m_json;
+  std::string m_pointer;
+  const std::string& m_origin;
+  std::set<std::string> m_seen;
+};
+
+SchemaVersion parse_version(Reader& reader)
+{
+  const auto text = reader.text("schema_version");
+  SchemaVersion version{};
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%d.%d.%d%c", &version.major, &version.minor, &version.patch, &extra) != 3
+      || version.major < 0 || version.minor < 0 || version.patch < 0) {
+    reader.fail(reader.at("schema_version"), "\"" + text + "\" is not a MAJOR.MINOR.PATCH version");
+  }
+  const auto ours = to_string(k_schema_version);
+  if (version.major < k_oldest_schema_version.major
+      || (version.major == k_oldest_schema_version.major && version.minor < k_oldest_schema_version.minor)) {
+    reader.fail(reader.at("schema_version"),
+                "schema version " + text + " is too old; this layerbench reads "
+                    + to_string(k_oldest_schema_version) + " to " + ours);
+  }
+  if (version.major > k_schema_version.major
+      || (version.major == k_schema_version.major && version.minor > k_schema_version.minor)) {
+    reader.fail(reader.at("schema_version"),
+                "schema version " + text + " is too new; this layerbench reads "
+                    + to_string(k_oldest_schema_version) + " to " + ours + " (upgrade layerbench)");
+  }
+  return version;
+}
+
+template<typename Enum>
+Enum parse_enum(Reader& reader,
+                const std::string& key,
+                std::initializer_list<std::pair<const char*, Enum>> choices)
+{
+  const auto text = reader.text(key);
+  std::string allowed;
+  for (const auto& [name, value] : choices) {
+    if (text == name) {
+      return value;
+    }
+    allowed += allowed.empty() ? std::string("\"") + name + "\"" : std::string(", \"") + name + "\"";
+  }
+  reader.fail(reader.at(key), "\"" + text + "\" is not one of " + allowed);
+}
+
+Environment parse_environment(Reader reader)
+{
+  Environment environment;
+  {
+    auto device = reader.object("device");
+    environment.device.type = device.text("type");
+    environment.device.name = device.text("name");
+    environment.device.compute_capability = device.text("compute_capability");
+    environment.device.memory_bytes = device.optional<int64_t>("memory_bytes", &Reader::integer);
+    environment.device.driver = device.text("driver");
+    environment.device.cuda_runtime = device.text("cuda_runtime");
+    environment.device.cudnn = device.text("cudnn");
+    device.done();
+  }
+  environment.torch_version = reader.text("torch_version");
+  environment.torch_git_hash = reader.text("torch_git_hash");
+  environment.compiler = reader.text("compiler");
+  environment.cpu_model = reader.text("cpu_model");
+  environment.logical_cores = reader.small_integer("logical_cores");
+  environment.threads = reader.small_integer("threads");
+  environment.blas = reader.text("blas");
+  environment.os = reader.text("os");
+  environment.matmul_allow_tf32 = reader.boolean("matmul_allow_tf32");
+  environment.cudnn_allow_tf32 = reader.boolean("cudnn_allow_tf32");
+  environment.cudnn_benchmark = reader.boolean("cudnn_benchmark");
+  reader.done();
+  return environment;
+}
+
+std::vector<std::string> text_list(Reader& reader, const std::string& key)
+{
+  std::vector<std::string> result;
+  const auto& array = reader.array(key);
+  for (size_t i = 0; i < array.size(); ++i) {
+    if (!array[i].is_string()) {
+      reader.fail(reader.at(key) + "/" + std::to_string(i), "expected a string");
+    }
+    result.push_back(array[i].get<std::string>());
+  }
+  return result;
+}
+
+std::vector<int> integer_list(Reader& reader, const std::string& key)
+{
+  std::vector<int> result;
+  const auto& array = reader.array(key);
+  for (size_t i = 0; i < array.size(); ++i) {
+    if (!array[i].is_number_integer() || array[i].get<int64_t>() < 1 || array[i].get<int64_t>() > INT32_MAX) {
+      reader.fail(reader.at(key) + "/" + std::to_string(i), "expected a positive integer");
+    }
+    result.push_back(array[i].get<int>());
+  }
+  return result;
+}
+
+Methodology parse_methodology(Reader reader)
+{
+  Methodology m;
+  m.timer = reader.text("timer");
+  m.dtype = reader.text("dtype");
+  m.inference_mode = reader.boolean("inference_mode");
+  m.layers = text_list(reader, "layers");
+  m.batch_sizes = integer_list(reader, "batch_sizes");
+  m.warmup_seconds = reader.number("warmup_seconds");
+  m.warmup_min_iterations = reader.small_integer("warmup_min_iterations");
+  m.block_target_seconds = reader.number("block_target_seconds");
+  m.noise_metric = reader.text("noise_metric");
+  m.noise_target = reader.number("noise_target");
+  m.min_samples = reader.small_integer("min_samples");
+  m.max_samples = reader.small_integer("max_samples");
+  m.cell_budget_seconds = reader.number("cell_budget_seconds");
+  m.flop_convention = reader.text("flop_convention");
+  m.memory_method = reader.text("memory_method");
+  m.speed_class_rule = reader.text("speed_class_rule");
+  reader.done();
+  return m;
+}
+
+Layer parse_layer(Reader reader)
+{
+  Layer layer;
+  layer.name = reader.text("name");
+  layer.module = reader.text("module");
+  layer.config = reader.text("config");
+  layer.input_shape = reader.text("input_shape");
+  layer.mode = parse_enum<LayerMode>(reader, "mode", {{"eval", LayerMode::eval}, {"train", LayerMode::train}});
+  layer.params = reader.optional<int64_t>("params", &Reader::integer);
+  layer.params_formula = reader.optional_text("params_formula");
+  layer.params_counted = reader.optional<int64_t>("params_counted", &Reader::integer);
+  layer.flops_per_sample = reader.optional<double>("flops_per_sample", &Reader::number);
+  layer.flops_formula = reader.optional_text("flops_formula");
+  layer.matmul_flops_per_sample = reader.optional<double>("matmul_flops_per_sample", &Reader::number);
+  layer.speed_class = reader.optional_text("speed_class");
+  reader.done();
+  return layer;
+}
+
+Stats parse_stats(Reader reader)
+{
+  Stats stats;
+  stats.median_ms = reader.number("median_ms");
+  stats.p25_ms = reader.optional<double>("p25_ms", &Reader::number);
+  stats.p75_ms = reader.optional<double>("p75_ms", &Reader::number);
+  stats.min_ms = reader.optional<double>("min_ms", &Reader::number);
+  stats.mean_ms = reader.optional<double>("mean_ms", &Reader::number);
+  stats.stddev_ms = reader.optional<double>("stddev_ms", &Reader::number);
+  stats.samples = reader.optional<int>("samples", &Reader::small_integer);
+  stats.iterations_per_sample = reader.optional<int64_t>("iterations_per_sample", &Reader::integer);
+  stats.noise = reader.optional<double>("noise", &Reader::number);
+  stats.noise_target_met = reader.optional<bool>("noise_target_met", &Reader::boolean);
+  reader.done();
+  return stats;
+}
+
+Cell parse_cell(Reader reader)
+{
+  Cell cell;
+  cell.layer = reader.text("layer");
+  cell.batch_size = reader.small_integer("batch_size");
+  cell.status = parse_enum<CellStatus>(reader, "status", {{"ok", CellStatus::ok}, {"skipped", CellStatus::skipped}});
+  cell.skip_reason = reader.optional_text("skip_reason");
+  if (reader.has("stats")) {
+    cell.stats = parse_stats(reader.object("stats"));
+  } else {
+    reader.allow_null("stats");
+  }
+  cell.first_call_ms = reader.optional<double>("first_call_ms", &Reader::number);
+  cell.host_wall_median_ms = reader.optional<double>("host_wall_median_ms", &Reader::number);
+  cell.peak_memory_bytes = reader.optional<int64_t>("peak_memory_bytes", &Reader::integer);
+  cell.throughput_samples_per_s = reader.optional<double>("throughput_samples_per_s", &Reader::number);
+  cell.achieved_flop_per_s = reader.optional<double>("achieved_flop_per_s", &Reader::number);
+  cell.cell_seconds = reader.optional<double>("cell_seconds", &Reader::number);
+  reader.done();
+  return cell;
+}
+
+Provenance parse_provenance(Reader reader)
+{
+  Provenance provenance;
+  provenance.tool = reader.text("tool");
+  provenance.tool_version = reader.text("tool_version");
+  provenance.git_commit = reader.text("git_commit");
+  provenance.command_line = reader.text("command_line");
+  if (reader.has("source")) {
+    auto source = reader.object("source");
+    Source s;
+    s.title = source.text("title");
+    s.url = source.text("url");
+    s.date = source.text("date");
+    s.license = source.text("license");
+    s.attribution = source.text("attribution");
+    source.done();
+    provenance.source = s;
+  } else {
+    reader.allow_null("source");
+  }
+  reader.done();
+  return provenance;
+}
+
+void check_units(Reader reader)
+{
+  const auto expected = units_json();
+  for (const auto& item : expected.items()) {
+    const auto value = reader.text(item.key());
+    if (value != item.value().get<std::string>()) {
+      reader.fail(reader.at(item.key()),
+                  "unit \"" + value + "\" is not supported; expected \"" + item.value().get<std::string>() + "\"");
+    }
+  }
+  reader.done();
+}
+
+} // namespace
+
+Dataset from_json(const Json& json, const std::string& origin)
+{
+  if (!json.is_object() || !json.contains("schema_version")) {
+    throw Error(origin + ": not a layerbench dataset (no \"schema_version\" at the top level)");
+  }
+  Reader reader(json, "", origin);
+  Dataset dataset;
+  dataset.schema_version = parse_version(reader);
+  dataset.kind = parse_enum<Kind>(reader, "kind", {{"measured", Kind::measured}, {"published-reference", Kind::published_reference}});
+  dataset.id = reader.text("id");
+  dataset.version = reader.small_integer("version");
+  dataset.replaces = reader.optional_text("replaces");
+  dataset.title = reader.text("title");
+  dataset.created = reader.text("created");
+  {
+    auto license = reader.object("license");
+    dataset.license.id = license.text("id");
+    dataset.license.url = license.text("url");
+    dataset.license.attribution = license.text("attribution");
+    license.done();
+  }
+  const auto& creators = reader.array("creators");
+  for (size_t i = 0; i < creators.size(); ++i) {
+    Reader creator(creators[i], reader.at("creators") + "/" + std::to_string(i), origin);
+    Creator entry;
+    entry.name = creator.text("name");
+    entry.affiliation = creator.optional_text("affiliation");
+    creator.done();
+    dataset.creators.push_back(entry);
+  }
+  dataset.provenance = parse_provenance(reader.object("provenance"));
+  check_units(reader.object("units"));
+  if (reader.has("environment")) {
+    dataset.environment = parse_environment(reader.object("environment"));
+  } else {
+    reader.allow_null("environment");
+  }
+  if (reader.has("methodology")) {
+    dataset.methodology = parse_methodology(reader.object("methodology"));
+  } else {
+    reader.allow_null("methodology");
+  }
+  const auto& layers = reader.array("layers");
+  for (size_t i = 0; i < layers.size(); ++i) {
+    dataset.layers.push_back(parse_layer(Reader(layers[i], reader.at("layers") + "/" + std::to_string(i), origin)));
+  }
+  const auto& results = reader.array("results");
+  for (size_t i = 0; i < results.size(); ++i) {
+    dataset.results.push_back(parse_cell(Reader(results[i], reader.at("results") + "/" + std::to_string(i), origin)));
+  }
+  reader.done();
+  return dataset;
+}
+
+Dataset parse(const std::string& text, const std::string& origin)
+{
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+    throw Error(origin + ": empty file, not a dataset");
+  }
+  Json json;
+  try {
+    json = Json::parse(text);
+  } catch (const Json::parse_error& error) {
+    throw Error(origin + ": not valid JSON: " + error.what());
+  }
+  return from_json(json, origin);
+}
+
+Dataset load(const std::filesystem::path& path)
+{
+  auto text = util::read_file(path);
+  if (!text) {
+    throw Error(text.error());
+  }
+  return parse(*text, path.string());
+}
+
+void save(const std::filesystem::path& path, const Dataset& dataset, util::Overwrite overwrite)
+{
+  const auto written = util::write_file_atomic(path, serialize(dataset), overwrite);
+  if (!written) {
+    throw Error(written.error());
+  }
+}
+
+} // namespace layerbench::dataset

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// layerbench: measure PyTorch layers, record datasets, render and preview the site.
+
+#include "cli/command.hpp"
+#include "util/build_info.hpp"
+#include "util/error.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+namespace layerbench::cli {
+
+const std::vector<Command>& commands()
+{
+  static const std::vector<Command> table = {
+    {"run", "measure the layer matrix on this machine into a dataset", cmd_run},
+    {"layers", "list the layer catalog: configs, parameter and FLOP formulas", cmd_layers},
+    {"validate", "check datasets against the schema and the semantic rules", cmd_validate},
+    {"diff", "compare two datasets cell by cell, with noise-aware verdicts", cmd_diff},
+    {"merge", "combine the shards of one matrix run into one dataset", cmd_merge},
+    {"export", "write a dataset as CSV, one row per cell", cmd_export},
+    {"publish", "turn a local run into the next published version in data/", cmd_publish},
+    {"render", "render the datasets in data/ into the static site", cmd_render},
+    {"serve", "preview the site over local HTTP with live reload", cmd_serve},
+  };
+  return table;
+}
+
+} // namespace layerbench::cli
+
+namespace {
+
+using layerbench::cli::commands;
+
+void print_help()
+{
+  std::cout << "usage: layerbench <command> [options]\n"
+               "       layerbench <command> --help\n\ncommands:\n";
+  for (const auto& command : commands()) {
+    std::cout << "  " << std::left << std::setw(10) << command.name << command.summary << "\n";
+  }
+}
+
+size_t edit_distance(const std::string& a, const std::string& b)
+{
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknown_command_message(const std::string& name)
+{
+  std::string message = "unknown command '" + name + "'";
+  const layerbench::cli::Command* closest = nullptr;
+  size_t best = 3; // further than this is no hint
+  for (const auto& command : commands()) {
+    const size_t distance = edit_distance(name, command.name);
+    if (distance < best) {
+      best = distance;
+      closest = &command;
+    }
+  }
+  if (closest) {
+    message += ", did you mean '" + std::string(closest->name) + "'?";
+  }
+  return message + " (see 'layerbench --help')";
+}
+
+int dispatch(int argc, char** argv)
+{
+  layerbench::cli::set_invocation(argc, argv);
+  if (argc < 2) {
+    print_help();
+    return 2;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_help();
+    return 0;
+  }
+  if (name == "--version") {
+    std::cout << "layerbench " << layerbench::build_info::k_version << " ("
+              << layerbench::build_info::k_git_commit << ")\n";
+    return 0;
+  }
+  for (const auto& command : commands()) {
+    if (name == command.name) {
+      return command.handler(layerbench::cli::Arguments(argv + 2, argv + argc));
+    }
+  }
+  throw layerbench::UsageError(unknown_command_message(name));
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  try {
+    return dispatch(argc, argv);
+  } catch (const layerbench::UsageError& error) {
+    std::cerr << "layerbench: error: " << error.what() << "\n";
+    return 2;
+  } catch (const layerbench::Error& error) {
+    std::cerr << "layerbench: error: " << error.what() << "\n";
+    return 1;
+  } catch (const nlohmann::json::exception& error) {
+    std::cerr << "layerbench: error: " << error.what() << "\n";
+    return 1;
+  } catch (const std::exception& error) {
+    // c10::Error is translated in engine/cli/cmd_run.cpp; this is the last resort.
+    std::cerr << "layerbench: error: " << error.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "util/file.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <unistd.h>
+
+namespace layerbench::util {
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+std::filesystem::path temporary_beside(const std::filesystem::path& path)
+{
+  std::random_device device;
+  auto name = "." + path.filename().string() + ".tmp." + std::to_string(::getpid()) + "."
+              + std::to_string(device());
+  return path.parent_path() / name;
+}
+
+} // namespace
+
+Expected<std::string> read_file(const std::filesystem::path& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Expected<std::string>::failure(path.string() + ": cannot open: " + errno_text());
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    return Expected<std::string>::failure(path.string() + ": read failed");
+  }
+  return buffer.str();
+}
+
+Expected<bool> write_file_atomic(const std::filesystem::path& path,
+                                 const std::string& content,
+                                 Overwrite overwrite)
+{
+  auto fail = [&](const std::string& what) {
+    return Expected<bool>::failure(path.string() + ": " + what);
+  };
+  const auto temporary = temporary_beside(path);
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return fail("cannot write: " + errno_text());
+  }
+  const char* data = content.data();
+  size_t left = content.size();
+  while (left > 0) {
+    const ssize_t written = ::write(fd, data, left);
+    if (written < 0) {
+      const auto why = errno_text();
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      return fail("cannot write: " + why);
+    }
+    data += written;
+    left -= static_cast<size_t>(written);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    const auto why = errno_text();
+    ::unlink(temporary.c_str());
+    return fail("cannot write: " + why);
+  }
+  if (overwrite == Overwrite::no) {
+    // link() fails if the target exists, so two writers cannot both win.
+    const int linked = ::link(temporary.c_str(), path.c_str());
+    const auto why = errno;
+    ::unlink(temporary.c_str());
+    if (linked != 0) {
+      return fail(why == EEXIST ? "already exists; refusing to overwrite it"
+                                : std::string("cannot write: ") + std::strerror(why));
+    }
+    return true;
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const auto why = errno_text();
+    ::unlink(temporary.c_str());
+    return fail("cannot write: " + why);
+  }
+  return true;
+}
+
+} // namespace layerbench::util
