@@ -34,5 +34,19 @@ measure: build
 
 run: measure
 
+# libFuzzer on the dataset loader. Needs clang and its runtime (Debian: clang, libclang-rt-dev), which
+# only this target installs, so `make test` never pulls clang in. FUZZ_SECONDS=0 runs until stopped.
+FUZZ_BUILD   ?= build-fuzz
+FUZZ_SECONDS ?= 600
+fuzz:
+	@dpkg-query -W -f='$${Status}\n' clang libclang-rt-dev 2>/dev/null | grep -c "install ok installed" | grep -q 2 \
+	  || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-dev; }
+	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++ -DLAYERBENCH_WITH_TORCH=OFF -DLAYERBENCH_FUZZ=ON >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_dataset_parse
+	@mkdir -p $(FUZZ_BUILD)/corpus $(FUZZ_BUILD)/artifacts
+	$(FUZZ_BUILD)/fuzz/fuzz_dataset_parse -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+	  -dict=fuzz/dataset.dict \
+	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_BUILD)/corpus tests/fuzz-seeds
+
 clean:
 	rm -rf $(BUILD)

@@ -24,7 +24,8 @@ struct SchemaVersion
   int minor = 0;
   int patch = 0;
 };
-inline constexpr SchemaVersion k_schema_version{1, 0, 0};
+// 1.1.0 added methodology.shard and provenance.source.{device, software, torch_version, notes}.
+inline constexpr SchemaVersion k_schema_version{1, 1, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -56,10 +57,15 @@ struct Creator
 struct Source // what a published_reference transcribes
 {
   std::string title;
-  std::string url;
+  std::string url;  // empty when the copy we transcribed does not give the address
   std::string date; // as the page gives it
   std::string license;
   std::string attribution;
+  // What the page says it ran on, in its own words; our catalog shows these for the reference.
+  std::string device;
+  std::string torch_version;
+  std::string software;
+  std::vector<std::string> notes; // how the page's printed figures were transcribed
 };
 
 struct Provenance
@@ -117,6 +123,7 @@ struct Methodology
   std::string memory_method;
   std::string speed_class_rule;
   bool inference_mode = true;
+  std::string shard; // "2/4" when the run measured one shard of the matrix (dataset/shard.hpp); empty for all
 };
 
 struct Layer

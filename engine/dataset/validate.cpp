@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/validate.hpp"
+
+#include "dataset/catalog.hpp"
+#include "dataset/io.hpp"
+#include "dataset/shard.hpp"
+#include "util/error.hpp"
+#include "util/file.hpp"
+#include "util/sha256.hpp"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace layerbench::dataset {
+
+namespace {
+
+// Collects problems with the pointer of the object being checked.
+class Checker
+{
+public:
+  explicit Checker(std::vector<Problem>& problems) : m_problems(problems) {}
+
+  void add(const std::string& pointer, const std::string& message) { m_problems.push_back({pointer, message}); }
+
+  void time(const std::string& pointer, const std::optional<double>& value)
+  {
+    if (value && !(*value > 0 && *value <= k_max_time_ms)) {
+      add(pointer, "time " + number(*value) + " ms is not in (0, " + number(k_max_time_ms) + "]");
+    }
+  }
+
+  void at_least(const std::string& pointer, const std::optional<double>& value, double least, double most)
+  {
+    if (value && !(*value >= least && *value <= most)) {
+      add(pointer, number(*value) + " is not in [" + number(least) + ", " + number(most) + "]");
+    }
+  }
+
+  static std::string number(double value) { return nlohmann::json(value).dump(); }
+
+private:
+  std::vector<Problem>& m_problems;
+};
+
+template<typename T>
+std::optional<double> as_double(const std::optional<T>& value)
+{
+  return value ? std::optional<double>(static_cast<double>(*value)) : std::nullopt;
+}
+
+bool valid_timestamp(const std::string& text)
+{
+  // "2026-11-22T04:05:07Z"
+  static const std::string shape = "dddd-dd-ddTdd:dd:ddZ";
+  if (text.size() != shape.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const bool digit = text[i] >= '0' && text[i] <= '9';
+    if (shape[i] == 'd' ? !digit : text[i] != shape[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void check_header(const Dataset& dataset, Checker& checker)
+{
+  const bool published = dataset.version > 0;
+  if (published || !dataset.id.empty()) {
+    if (!valid_id(dataset.id)) {
+      checker.add("/id", "\"" + dataset.id + "\" is not a dataset id ([a-z0-9] words joined by '-')");
+    }
+  }
+  if (dataset.version < 0) {
+    checker.add("/version", "a version is 0 (unpublished) or counts from 1");
+  }
+  if (!dataset.replaces.empty()) {
+    try {
+      parse_reference(dataset.replaces, "/replaces");
+    } catch (const Error& error) {
+      checker.add("/replaces", error.what());
+    }
+  }
+  if (dataset.title.empty()) {
+    checker.add("/title", "empty title");
+  }
+  if (!valid_timestamp(dataset.created)) {
+    checker.add("/created", "\"" + dataset.created + "\" is not a UTC time like 2026-11-22T04:05:07Z");
+  }
+  if (dataset.license.id != "CC-BY-4.0") {
+    checker.add("/license/id", "\"" + dataset.license.id + "\": datasets are published under CC-BY-4.0");
+  }
+  if (dataset.license.attribution.empty()) {
+    checker.add("/license/attribution", "empty: say what a reuser must credit");
+  }
+  if (published && dataset.creators.empty()) {
+    checker.add("/creators", "a published dataset names at least one creator");
+  }
+  for (size_t i = 0; i < dataset.creators.size(); ++i) {
+    if (dataset.creators[i].name.empty()) {
+      checker.add("/creators/" + std::to_string(i) + "/name", "empty name");
+    }
+  }
+}
+
+void check_kind(const Dataset& dataset, Checker& checker)
+{
+  if (dataset.kind == Kind::measured) {
+    if (!dataset.environment) {
+      checker.add("/environment", "a measured dataset records its environment");
+    }
+    if (!dataset.methodology) {
+      checker.add("/methodology", "a measured dataset records its methodology");
+    }
+    if (dataset.provenance.source) {
+      checker.add("/provenance/source", "only a published reference has a source");
+    }
+    return;
+  }
+  // A reference holds only what its page printed, so nothing in it can pass for our measurement.
+  if (dataset.environment) {
+    checker.add("/environment", "a published reference has no environment: we did not run it");
+  }
+  if (dataset.methodology) {
+    checker.add("/methodology", "a published reference has no methodology of ours");
+  }
+  if (!dataset.provenance.source) {
+    checker.add("/provenance/source", "a published reference names its source");
+  }
+  for (size_t i = 0; i < dataset.results.size(); ++i) {
+    const auto& cell = dataset.results[i];
+    const auto pointer = "/results/" + std::to_string(i);
+    const bool only_median = !cell.stats
+                             || (!cell.stats->p25_ms && !cell.stats->p75_ms && !cell.stats->min_ms
+                                 && !cell.stats->mean_ms && !cell.stats->stddev_ms && !cell.stats->samples
+                                 && !cell.stats->iterations_per_sample && !cell.stats->noise
+                                 && !cell.stats->noise_target_met);
+    if (!only_median || cell.first_call_ms || cell.host_wall_median_ms || cell.throughput_samples_per_s
+        || cell.achieved_flop_per_s || cell.cell_seconds) {
+      checker.add(pointer, "a published reference holds the page's median (and memory) only");
+    }
+  }
+}
+
+void check_layers(const Dataset& dataset, Checker& checker)
+{
+  std::set<std::string> names;
+  for (size_t i = 0; i < dataset.layers.size(); ++i) {
+    const auto& layer = dataset.layers[i];
+    const auto pointer = "/layers/" + std::to_string(i);
+    if (layer.name.empty()) {
+      checker.add(pointer + "/name", "empty layer name");
+    }
+    if (!names.insert(layer.name).second) {
+      checker.add(pointer + "/name", "layer \"" + layer.name + "\" is described twice");
+    }
+    checker.at_least(pointer + "/params", as_double(layer.params), 0, 1e15);
+    checker.at_least(pointer + "/params_counted", as_double(layer.params_counted), 0, 1e15);
+    checker.at_least(pointer + "/flops_per_sample", layer.flops_per_sample, 0, k_max_flops);
+    checker.at_least(pointer + "/matmul_flops_per_sample", layer.matmul_flops_per_sample, 0, k_max_flops);
+  }
+}
+
+void check_stats(const Stats& stats, const std::string& pointer, Checker& checker)
+{
+  checker.time(pointer + "/median_ms", stats.median_ms);
+  checker.time(pointer + "/p25_ms", stats.p25_ms);
+  checker.time(pointer + "/p75_ms", stats.p75_ms);
+  checker.time(pointer + "/min_ms", stats.min_ms);
+  checker.time(pointer + "/mean_ms", stats.mean_ms);
+  checker.at_least(pointer + "/stddev_ms", stats.stddev_ms, 0, k_max_time_ms);
+  checker.at_least(pointer + "/samples", as_double(stats.samples), 1, 1e9);
+  checker.at_least(pointer + "/iterations_per_sample", as_double(stats.iterations_per_sample), 1, 1e15);
+  checker.at_least(pointer + "/noise", stats.noise, 0, 1e9);
+  if (stats.p25_ms.has_value() != stats.p75_ms.has_value()) {
+    checker.add(pointer, "p25_ms and p75_ms come together");
+  }
+  if (stats.p25_ms && stats.p75_ms && !(*stats.p25_ms <= stats.median_ms && stats.median_ms <= *stats.p75_ms)) {
+    checker.add(pointer, "expected p25_ms <= median_ms <= p75_ms, found " + Checker::number(*stats.p25_ms) + ", "
+                           + Checker::number(stats.median_ms) + ", " + Checker::number(*stats.p75_ms));
+  }
+  if (stats.min_ms && *stats.min_ms > stats.median_ms) {
+    checker.add(pointer + "/min_ms", "min_ms exceeds median_ms");
+  }
+}
+
+void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
+{
+  if (cell.batch_size < 1) {
+    checker.add(pointer + "/batch_size", "a batch size counts from 1");
+  }
+  if (cell.status == CellStatus::skipped) {
+    if (cell.skip_reason.empty()) {
+      checker.add(pointer + "/skip_reason", "a skipped cell says why");
+    }
+    if (cell.stats) {
+      checker.add(pointer + "/stats", "a skipped cell has no timings");
+    }
+  } else {
+    if (!cell.skip_reason.empty()) {
+      checker.add(pointer + "/skip_reason", "only a skipped cell has a skip reason");
+    }
+    if (!cell.stats) {
+      checker.add(pointer + "/stats", "a cell with status ok has timings");
+    }
+  }
+  if (cell.stats) {
+    check_stats(*cell.stats, pointer + "/stats", checker);
+  }
+  checker.time(pointer + "/first_call_ms", cell.first_call_ms);
+  checker.time(pointer + "/host_wall_median_ms", cell.host_wall_median_ms);
+  checker.at_least(pointer + "/peak_memory_bytes", as_double(cell.peak_memory_bytes), 0, double(k_max_bytes));
+  checker.at_least(pointer + "/throughput_samples_per_s", cell.throughput_samples_per_s, 0, 1e15);
+  checker.at_least(pointer + "/achieved_flop_per_s", cell.achieved_flop_per_s, 0, 1e21);
+  checker.at_least(pointer + "/cell_seconds", cell.cell_seconds, 0, 1e7);
+}
+
+void check_results(const Dataset& dataset, Checker& checker)
+{
+  std::map<std::pair<std::string, int>, size_t> seen;
+  for (size_t i = 0; i < dataset.results.size(); ++i) {
+    const auto& cell = dataset.results[i];
+    const auto pointer = "/results/" + std::to_string(i);
+    check_cell(cell, pointer, checker);
+    if (!find_layer(dataset, cell.layer)) {
+      checker.add(pointer + "/layer", "layer \"" + cell.layer + "\" is not described in /layers");
+    }
+    const auto [where, fresh] = seen.emplace(std::make_pair(cell.layer, cell.batch_size), i);
+    if (!fresh) {
+      checker.add(pointer, "duplicate cell " + cell.layer + " at batch size " + std::to_string(cell.batch_size)
+                             + " (first at /results/" + std::to_string(where->second) + ")");
+    }
+  }
+  const auto matrix = declared_matrix(dataset);
+  for (const auto& key : matrix) {
+    if (seen.count({key.layer, key.batch_size}) == 0) {
+      checker.add("/results", "cell " + key.layer + " at batch size " + std::to_string(key.batch_size)
+                                + " of the declared matrix is missing (record it as skipped with a reason)");
+    }
+  }
+  if (!dataset.methodology) {
+    return;
+  }
+  for (size_t i = 0; i < dataset.results.size(); ++i) {
+    const auto& cell = dataset.results[i];
+    const bool declared = std::any_of(matrix.begin(), matrix.end(), [&](const CellKey& key) {
+      return key.layer == cell.layer && key.batch_size == cell.batch_size;
+    });
+    if (!declared) {
+      checker.add("/results/" + std::to_string(i), "cell " + cell.layer + " at batch size "
+                                                        + std::to_string(cell.batch_size)
+                                                        + " is outside the declared matrix (and shard)");
+    }
+  }
+}
+
+void check_methodology(const Dataset& dataset, Checker& checker)
+{
+  if (!dataset.methodology) {
+    return;
+  }
+  const auto& m = *dataset.methodology;
+  if (!m.shard.empty()) {
+    try {
+      parse_shard(m.shard);
+    } catch (const Error& error) {
+      checker.add("/methodology/shard", error.what());
+    }
+  }
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    if (!find_layer(dataset, m.layers[i])) {
+      checker.add("/methodology/layers/" + std::to_string(i), "layer \"" + m.layers[i] + "\" is not described in /layers");
+    }
+  }
+}
+
+} // namespace
+
+std::vector<CellKey> declared_matrix(const Dataset& dataset)
+{
+  std::vector<CellKey> matrix;
+  if (!dataset.methodology) {
+    std::set<int> batch_sizes;
+    for (const auto& cell : dataset.results) {
+      batch_sizes.insert(cell.batch_size);
+    }
+    for (const auto& layer : dataset.layers) {
+      for (int batch_size : batch_sizes) {
+        matrix.push_back({layer.name, batch_size});
+      }
+    }
+    return matrix;
+  }
+  const auto& m = *dataset.methodology;
+  Shard shard;
+  try {
+    shard = m.shard.empty() ? Shard{} : parse_shard(m.shard);
+  } catch (const Error&) {
+    // Reported by check_methodology; the whole matrix is the best guess meanwhile.
+  }
+  size_t index = 0;
+  for (const auto& layer : m.layers) {
+    for (int batch_size : m.batch_sizes) {
+      if (in_shard(shard, index++)) {
+        matrix.push_back({layer, batch_size});
+      }
+    }
+  }
+  return matrix;
+}
+
+std::vector<Problem> check(const Dataset& dataset)
+{
+  std::vector<Problem> problems;
+  Checker checker(problems);
+  check_header(dataset, checker);
+  check_kind(dataset, checker);
+  check_layers(dataset, checker);
+  check_methodology(dataset, checker);
+  check_results(dataset, checker);
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Files
+
+namespace {
+
+std::string line(const std::string& file, const std::string& pointer, const std::string& message)
+{
+  return file + ": " + (pointer.empty() ? std::string("/") : pointer) + ": " + message;
+}
+
+// The catalog of the data folder that holds `path` (DATA/datasets/X.json), if there is one.
+std::optional<std::filesystem::path> catalog_beside(const std::filesystem::path& path)
+{
+  const auto folder = std::filesystem::absolute(path).parent_path();
+  if (folder.filename() != "datasets") {
+    return std::nullopt;
+  }
+  const auto catalog = folder.parent_path() / "catalog.json";
+  return std::filesystem::exists(catalog) ? std::optional(catalog) : std::nullopt;
+}
+
+void check_against_catalog(const std::filesystem::path& path,
+                           const std::string& text,
+                           const Dataset& dataset,
+                           std::vector<std::string>& out)
+{
+  const auto catalog_path = catalog_beside(path);
+  if (!catalog_path || dataset.version < 1) {
+    return;
+  }
+  const auto catalog = load_catalog(*catalog_path);
+  const auto* entry = find_entry(catalog, dataset.id, dataset.version);
+  const auto file = path.string();
+  if (!entry) {
+    out.push_back(line(file, "", reference(dataset.id, dataset.version) + " is not listed in " + catalog_path->string()));
+    return;
+  }
+  if (path.filename() != std::filesystem::path(entry->path).filename()) {
+    out.push_back(line(file, "", "file name should be " + std::filesystem::path(entry->path).filename().string()));
+  }
+  const auto digest = util::sha256_hex(text);
+  if (digest != entry->sha256) {
+    out.push_back(line(file, "", "sha256 " + digest + " differs from the catalog's " + entry->sha256
+                                     + ": a published version must never be edited (publish a new version)"));
+  }
+  const auto expected = describe(dataset, entry->sha256);
+  if (serialize(Catalog{k_catalog_schema_version, "", {expected}}) != serialize(Catalog{k_catalog_schema_version, "", {*entry}})) {
+    out.push_back(line(file, "", "the catalog entry for " + reference(dataset.id, dataset.version)
+                                     + " does not describe this file (title, kind, device, cells, replaces...)"));
+  }
+}
+
+void validate_catalog(const std::filesystem::path& path, const std::string& text, std::vector<std::string>& out)
+{
+  const auto catalog = parse_catalog(text, path.string());
+  const auto folder = path.parent_path();
+  for (size_t i = 0; i < catalog.datasets.size(); ++i) {
+    const auto& entry = catalog.datasets[i];
+    const auto pointer = "/datasets/" + std::to_string(i);
+    const auto file = folder / entry.path;
+    const auto content = util::read_file(file);
+    if (!content) {
+      out.push_back(line(path.string(), pointer + "/path", content.error()));
+      continue;
+    }
+    if (util::sha256_hex(*content) != entry.sha256) {
+      out.push_back(line(path.string(), pointer + "/sha256", "does not match " + file.string()));
+    }
+    if (!entry.replaces.empty()) {
+      const auto replaced = parse_reference(entry.replaces, path.string() + ": " + pointer + "/replaces");
+      if (!find_entry(catalog, replaced.id, replaced.version)) {
+        out.push_back(line(path.string(), pointer + "/replaces", entry.replaces + " is not in the catalog"));
+      }
+    }
+  }
+}
+
+bool looks_like_catalog(const std::string& text)
+{
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return json.is_object() && json.contains("datasets") && !json.contains("results");
+}
+
+} // namespace
+
+std::vector<std::string> validate_file(const std::filesystem::path& path)
+{
+  std::vector<std::string> out;
+  const auto file = path.string();
+  try {
+    const auto text = util::read_file(path);
+    if (!text) {
+      throw Error(text.error());
+    }
+    if (looks_like_catalog(*text)) {
+      validate_catalog(path, *text, out);
+      return out;
+    }
+    const auto dataset = parse(*text, file);
+    for (const auto& problem : check(dataset)) {
+      out.push_back(line(file, problem.pointer, problem.message));
+    }
+    check_against_catalog(path, *text, dataset, out);
+  } catch (const Error& error) {
+    out.push_back(error.what());
+  }
+  return out;
+}
+
+} // namespace layerbench::dataset

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The semantic rules a dataset must meet beyond its schema: the declared matrix is complete, times
+// are positive and ordered, no cell appears twice, a published reference carries nothing that would
+// look measured by us. The reader (io.hpp) already enforces the schema itself.
+
+#include "dataset/dataset.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace layerbench::dataset {
+
+struct Problem
+{
+  std::string pointer; // JSON pointer into the file, "" for the whole file
+  std::string message;
+};
+
+// Limits that turn an absurd number into a problem instead of a page full of nonsense; the schema
+// states the same limits.
+inline constexpr double k_max_time_ms = 1e7;          // one forward pass of under three hours
+inline constexpr int64_t k_max_bytes = int64_t(1) << 50; // 1 PiB
+inline constexpr double k_max_flops = 1e18;
+
+std::vector<Problem> check(const Dataset& dataset);
+
+// The matrix a dataset declares: methodology.layers x methodology.batch_sizes, restricted to its
+// shard, in layer-major order. For a published reference: its layers x the batch sizes it gives.
+struct CellKey
+{
+  std::string layer;
+  int batch_size = 0;
+};
+std::vector<CellKey> declared_matrix(const Dataset& dataset);
+
+// Everything `layerbench validate` says of one file, each line "FILE: /pointer: message". A
+// dataset inside a data folder (DATA/datasets/X.json beside DATA/catalog.json) is also checked
+// against its catalog entry; a catalog is checked entry by entry against its files.
+std::vector<std::string> validate_file(const std::filesystem::path& path);
+
+} // namespace layerbench::dataset
