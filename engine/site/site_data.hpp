@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "dataset/dataset.hpp"
+#include "site/render.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace layerbench::site {
+
+enum class DatasetOrigin { published, local };
+
+// One dataset as the site shows it: the parsed form and the exact bytes that the download serves.
+struct SiteDataset
+{
+  dataset::Dataset data;
+  std::string bytes;
+  std::string sha256;
+  std::string slug; // "<id>-v<version>": file names on the site
+  DatasetOrigin origin = DatasetOrigin::published;
+};
+
+// A problem of the published reference that our own computations expose; kept as the text the file gives.
+struct Inconsistency
+{
+  std::string dataset_id; // empty when the file does not say
+  std::vector<std::pair<std::string, std::string>> fields;
+};
+
+struct SiteData
+{
+  std::vector<SiteDataset> datasets; // catalog order, then the extra datasets
+  size_t featured = 0;               // index into datasets
+  std::vector<Inconsistency> inconsistencies;
+};
+
+// Reads data/catalog.json (or every data/datasets/*.json when there is no catalog) through
+// dataset::parse, so an invalid dataset stops the render with its validation error.
+SiteData load_site_data(const RenderOptions& options);
+
+} // namespace layerbench::site

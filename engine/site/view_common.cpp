@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+#include "site/view_common.hpp"
+
+#include "site/view_model.hpp"
+#include "util/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace layerbench::site {
+
+using dataset::Dataset;
+
+Data object() { return Data(Data::type::object); }
+Data list() { return Data(Data::type::list); }
+
+Data link(const std::string& href, const std::string& label)
+{
+  Data data = object();
+  data.set("href", href);
+  data.set("label", label);
+  return data;
+}
+
+Data labelled(const std::string& label, const std::string& value)
+{
+  Data data = object();
+  data.set("label", label);
+  data.set("value", value.empty() ? std::string(k_missing) : value);
+  return data;
+}
+
+std::string layer_path(const std::string& layer) { return "layers/" + layer + ".html"; }
+
+std::optional<double> median_ms(const Dataset& data, const std::string& layer, int batch)
+{
+  const dataset::Cell* cell = dataset::find_cell(data, layer, batch);
+  if (!cell || cell->status != dataset::CellStatus::ok || !cell->stats) {
+    return std::nullopt;
+  }
+  return cell->stats->median_ms;
+}
+
+std::string ms_text(std::optional<double> ms) { return ms ? util::format_significant(*ms, 3) : k_missing; }
+
+std::string cell_median_text(const dataset::Cell* cell)
+{
+  if (!cell) {
+    return k_missing;
+  }
+  if (cell->status == dataset::CellStatus::skipped) {
+    return "skipped";
+  }
+  return ms_text(cell->stats ? std::optional<double>(cell->stats->median_ms) : std::nullopt);
+}
+
+std::string cell_quartile_text(const dataset::Cell* cell)
+{
+  if (!cell) {
+    return "not in this dataset";
+  }
+  if (cell->status == dataset::CellStatus::skipped) {
+    return "skipped: " + cell->skip_reason;
+  }
+  if (!cell->stats || !cell->stats->p25_ms || !cell->stats->p75_ms) {
+    return "median only; this dataset gives no quartiles";
+  }
+  std::string text = "p25 " + ms_text(cell->stats->p25_ms) + " ms, p75 " + ms_text(cell->stats->p75_ms) + " ms";
+  if (cell->stats->samples) {
+    text += ", " + util::format_thousands(*cell->stats->samples) + " samples";
+  }
+  return text;
+}
+
+std::string ratio_text(double ratio)
+{
+  if (ratio >= 1000) {
+    return util::format_thousands(static_cast<int64_t>(std::llround(ratio))) + "×";
+  }
+  return util::format_significant(ratio, 3) + "×";
+}
+
+std::vector<int> batch_sizes(const Dataset& data)
+{
+  if (data.methodology && !data.methodology->batch_sizes.empty()) {
+    return data.methodology->batch_sizes;
+  }
+  std::set<int> batches;
+  for (const auto& cell : data.results) {
+    batches.insert(cell.batch_size);
+  }
+  return {batches.begin(), batches.end()};
+}
+
+std::vector<std::string> layer_order(const SiteData& site)
+{
+  std::vector<std::string> names;
+  const auto add = [&names](const Dataset& data) {
+    for (const auto& layer : data.layers) {
+      if (std::find(names.begin(), names.end(), layer.name) == names.end()) {
+        names.push_back(layer.name);
+      }
+    }
+  };
+  add(site.datasets[site.featured].data);
+  for (const auto& entry : site.datasets) {
+    add(entry.data);
+  }
+  return names;
+}
+
+std::string device_text(const Dataset& data)
+{
+  if (data.environment && !data.environment->device.name.empty()) {
+    return data.environment->device.name;
+  }
+  return k_missing;
+}
+
+std::string dataset_label(const SiteDataset& entry)
+{
+  std::string label = entry.data.title + " · v" + std::to_string(entry.data.version);
+  return entry.origin == DatasetOrigin::local ? label + " (local run)" : label;
+}
+
+namespace {
+
+size_t count_cells(const Dataset& data, dataset::CellStatus status)
+{
+  return static_cast<size_t>(std::count_if(data.results.begin(), data.results.end(),
+                                           [status](const dataset::Cell& cell) { return cell.status == status; }));
+}
+
+} // namespace
+
+Data dataset_summary(const SiteDataset& entry, const std::string& root)
+{
+  const Dataset& data = entry.data;
+  Data view = object();
+  view.set("id", data.id);
+  view.set("version", std::to_string(data.version));
+  view.set("title", data.title);
+  view.set("label", dataset_label(entry));
+  view.set("anchor", entry.slug);
+  view.set("href", root + "datasets.html#" + entry.slug);
+  view.set("kind", data.kind == dataset::Kind::measured ? "measured by LayerBench" : "published reference (transcribed, not measured by us)");
+  view.set("is_reference", Data(data.kind == dataset::Kind::published_reference));
+  view.set("device", device_text(data));
+  view.set("torch", data.environment && !data.environment->torch_version.empty() ? data.environment->torch_version : k_missing);
+  view.set("created", data.created);
+  view.set("layers", util::format_thousands(static_cast<int64_t>(data.layers.size())));
+  view.set("cells", util::format_thousands(static_cast<int64_t>(data.results.size())));
+  view.set("skipped", util::format_thousands(static_cast<int64_t>(count_cells(data, dataset::CellStatus::skipped))));
+  view.set("sha256", entry.sha256);
+  view.set("json_href", root + "data/" + entry.slug + ".json");
+  view.set("csv_href", root + "data/" + entry.slug + ".csv");
+  view.set("license_id", data.license.id);
+  view.set("license_url", data.license.url);
+  view.set("attribution", data.license.attribution.empty() ? std::string(k_missing) : data.license.attribution);
+  return view;
+}
+
+Data featured_facts(const Dataset& data)
+{
+  std::optional<std::pair<std::string, double>> fastest;
+  std::optional<std::pair<std::string, double>> slowest;
+  for (const auto& layer : data.layers) {
+    const auto ms = median_ms(data, layer.name, 32);
+    if (!ms) {
+      continue;
+    }
+    if (!fastest || *ms < fastest->second) {
+      fastest = {{layer.name, *ms}};
+    }
+    if (!slowest || *ms > slowest->second) {
+      slowest = {{layer.name, *ms}};
+    }
+  }
+  Data facts = object();
+  facts.set("layer_count", util::format_thousands(static_cast<int64_t>(data.layers.size())));
+  facts.set("cell_count", util::format_thousands(static_cast<int64_t>(data.results.size())));
+  facts.set("device", device_text(data));
+  facts.set("title", data.title);
+  if (!fastest || !slowest) {
+    facts.set("extremes", Data(false));
+    return facts;
+  }
+  Data extremes = object();
+  extremes.set("fastest", fastest->first);
+  extremes.set("fastest_ms", ms_text(fastest->second));
+  extremes.set("slowest", slowest->first);
+  extremes.set("slowest_ms", ms_text(slowest->second));
+  extremes.set("ratio", ratio_text(slowest->second / fastest->second));
+  extremes.set("batch", "32");
+  facts.set("extremes", extremes);
+  return facts;
+}
+
+} // namespace layerbench::site

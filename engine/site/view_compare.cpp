@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+// Compare pages: two datasets side by side, cell by cell, with the ratio of their medians.
+
+#include "site/view_common.hpp"
+#include "site/view_pages.hpp"
+#include "util/format.hpp"
+
+#include <cmath>
+
+namespace layerbench::site {
+
+namespace {
+
+using dataset::Dataset;
+
+bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
+
+struct RatioSummary
+{
+  int compared = 0;
+  double log_sum = 0;
+  int other_faster = 0;
+};
+
+Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::string>& layers,
+                  const std::vector<int>& batches, RatioSummary& summary)
+{
+  Data rows = list();
+  for (const auto& layer : layers) {
+    if (!dataset::find_layer(a, layer) && !dataset::find_layer(b, layer)) {
+      continue;
+    }
+    Data cells = list();
+    for (int batch : batches) {
+      const auto x = median_ms(a, layer, batch);
+      const auto y = median_ms(b, layer, batch);
+      Data cell = object();
+      cell.set("batch", std::to_string(batch));
+      cell.set("base", ms_text(x));
+      cell.set("other", ms_text(y));
+      std::string ratio = k_missing;
+      if (x && y && *x > 0 && *y > 0) {
+        ratio = ratio_text(*y / *x);
+        summary.compared += 1;
+        summary.log_sum += std::log(*y / *x);
+        summary.other_faster += *y < *x ? 1 : 0;
+      }
+      cell.set("ratio", ratio);
+      cells.push_back(cell);
+    }
+    Data row = object();
+    row.set("layer", layer);
+    row.set("href", "../" + layer_path(layer));
+    row.set("cells", cells);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+Data inconsistency_list(const SiteData& site, const SiteDataset& reference)
+{
+  Data items = list();
+  for (const auto& inconsistency : site.inconsistencies) {
+    if (!inconsistency.dataset_id.empty() && inconsistency.dataset_id != reference.data.id) {
+      continue;
+    }
+    Data fields = list();
+    for (const auto& [key, value] : inconsistency.fields) {
+      fields.push_back(labelled(key, value));
+    }
+    Data item = object();
+    item.set("fields", fields);
+    items.push_back(item);
+  }
+  return items;
+}
+
+} // namespace
+
+std::vector<std::pair<size_t, size_t>> compare_pairs(const SiteData& site)
+{
+  std::vector<std::pair<size_t, size_t>> pairs;
+  for (size_t i = 0; i < site.datasets.size(); ++i) {
+    for (size_t j = i + 1; j < site.datasets.size(); ++j) {
+      const bool swap = is_reference(site.datasets[j]) && !is_reference(site.datasets[i]);
+      pairs.emplace_back(swap ? j : i, swap ? i : j);
+    }
+  }
+  return pairs;
+}
+
+std::string compare_path(const SiteData& site, size_t base, size_t other)
+{
+  return "compare/" + site.datasets[base].slug + "--" + site.datasets[other].slug + ".html";
+}
+
+std::string compare_title(const SiteData& site, size_t base, size_t other)
+{
+  return dataset_label(site.datasets[other]) + " against " + dataset_label(site.datasets[base]);
+}
+
+PageSpec compare_index_page(const SiteData& site, Data base)
+{
+  Data pairs = list();
+  for (const auto& [a, b] : compare_pairs(site)) {
+    pairs.push_back(link(compare_path(site, a, b), compare_title(site, a, b)));
+  }
+  base.set("pairs", pairs);
+  base.set("has_pairs", Data(!compare_pairs(site).empty()));
+  return {"compare_index", "compare.html", std::move(base), ""};
+}
+
+PageSpec compare_page(const SiteData& site, size_t base, size_t other, Data view, const std::string& path)
+{
+  const SiteDataset& a = site.datasets[base];
+  const SiteDataset& b = site.datasets[other];
+  const auto batches = batch_sizes(a.data);
+  RatioSummary summary;
+  view.set("base", dataset_summary(a, "../"));
+  view.set("other", dataset_summary(b, "../"));
+  Data headers = list();
+  for (int batch : batches) {
+    headers.push_back(Data(std::to_string(batch)));
+  }
+  view.set("batch_sizes", headers);
+  view.set("rows", compare_rows(a.data, b.data, layer_order(site), batches, summary));
+  Data totals = object();
+  totals.set("compared", util::format_thousands(summary.compared));
+  totals.set("other_faster", util::format_thousands(summary.other_faster));
+  totals.set("geomean", summary.compared > 0 ? ratio_text(std::exp(summary.log_sum / summary.compared)) : std::string(k_missing));
+  view.set("totals", totals);
+  const bool has_reference = is_reference(a) || is_reference(b);
+  Data inconsistencies = has_reference ? inconsistency_list(site, is_reference(a) ? a : b) : list();
+  view.set("has_inconsistencies", Data(!inconsistencies.is_empty_list()));
+  view.set("inconsistencies", inconsistencies);
+  return {"compare", path, std::move(view), ""};
+}
+
+} // namespace layerbench::site

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+// The methodology and datasets pages, and the CSV download of a dataset.
+
+#include "site/view_common.hpp"
+#include "site/view_pages.hpp"
+#include "util/format.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace layerbench::site {
+
+namespace {
+
+using dataset::Dataset;
+
+std::string yes_no(bool value) { return value ? "yes" : "no"; }
+std::string seconds_text(double seconds) { return util::format_significant(seconds, 3) + " s"; }
+
+Data environment_rows(const dataset::Environment& env)
+{
+  Data rows = list();
+  rows.push_back(labelled("Device", env.device.type + " · " + env.device.name));
+  rows.push_back(labelled("Compute capability", env.device.compute_capability));
+  rows.push_back(labelled("Device memory", env.device.memory_bytes ? util::format_bytes(static_cast<double>(*env.device.memory_bytes)) : ""));
+  rows.push_back(labelled("CUDA driver", env.device.driver));
+  rows.push_back(labelled("CUDA runtime", env.device.cuda_runtime));
+  rows.push_back(labelled("cuDNN", env.device.cudnn));
+  rows.push_back(labelled("PyTorch (LibTorch)", env.torch_version + (env.torch_git_hash.empty() ? "" : " (" + env.torch_git_hash + ")")));
+  rows.push_back(labelled("Compiler", env.compiler));
+  rows.push_back(labelled("CPU", env.cpu_model));
+  rows.push_back(labelled("Logical cores", env.logical_cores > 0 ? util::format_thousands(env.logical_cores) : ""));
+  rows.push_back(labelled("Intra-op threads", env.threads > 0 ? util::format_thousands(env.threads) : ""));
+  rows.push_back(labelled("BLAS", env.blas));
+  rows.push_back(labelled("Operating system", env.os));
+  rows.push_back(labelled("TF32 for matmul", yes_no(env.matmul_allow_tf32)));
+  rows.push_back(labelled("TF32 for cuDNN", yes_no(env.cudnn_allow_tf32)));
+  rows.push_back(labelled("cuDNN benchmark mode", yes_no(env.cudnn_benchmark)));
+  return rows;
+}
+
+Data methodology_rows(const dataset::Methodology& m)
+{
+  Data rows = list();
+  rows.push_back(labelled("Timer", m.timer));
+  rows.push_back(labelled("Data type", m.dtype));
+  rows.push_back(labelled("Mode", m.inference_mode ? "inference mode (no autograd)" : "autograd enabled"));
+  rows.push_back(labelled("Warm-up", "at least " + seconds_text(m.warmup_seconds) + " and " + util::format_thousands(m.warmup_min_iterations) + " iterations"));
+  rows.push_back(labelled("Sample length", "iterations per sample grow until one sample takes " + seconds_text(m.block_target_seconds)));
+  rows.push_back(labelled("Noise metric", m.noise_metric));
+  rows.push_back(labelled("Noise target", util::format_significant(m.noise_target * 100.0, 3) + "%"));
+  rows.push_back(labelled("Samples per cell", util::format_thousands(m.min_samples) + " to " + util::format_thousands(m.max_samples)));
+  rows.push_back(labelled("Time budget per cell", seconds_text(m.cell_budget_seconds)));
+  rows.push_back(labelled("FLOP convention", m.flop_convention));
+  rows.push_back(labelled("Memory", m.memory_method));
+  rows.push_back(labelled("Speed class rule", m.speed_class_rule));
+  return rows;
+}
+
+// How many cells met the noise target, and the worst noise reached: what the run achieved.
+Data noise_reached(const Dataset& data)
+{
+  int met = 0;
+  int judged = 0;
+  double worst = 0;
+  for (const auto& cell : data.results) {
+    if (!cell.stats || !cell.stats->noise) {
+      continue;
+    }
+    ++judged;
+    met += cell.stats->noise_target_met.value_or(false) ? 1 : 0;
+    worst = std::max(worst, *cell.stats->noise);
+  }
+  if (judged == 0) {
+    return Data(false);
+  }
+  Data reached = object();
+  reached.set("met", util::format_thousands(met));
+  reached.set("judged", util::format_thousands(judged));
+  reached.set("worst", util::format_significant(worst * 100.0, 3) + "%");
+  return reached;
+}
+
+Data provenance_rows(const Dataset& data)
+{
+  Data rows = list();
+  rows.push_back(labelled("Tool", data.provenance.tool + " " + data.provenance.tool_version));
+  rows.push_back(labelled("Tool commit", data.provenance.git_commit));
+  rows.push_back(labelled("Command line", data.provenance.command_line));
+  rows.push_back(labelled("Replaces", data.replaces.empty() ? "nothing (first version)" : data.replaces));
+  if (data.provenance.source) {
+    const auto& source = *data.provenance.source;
+    rows.push_back(labelled("Transcribed from", source.title + " (" + source.url + "), " + source.date));
+    rows.push_back(labelled("Source licence", source.license));
+    rows.push_back(labelled("Source attribution", source.attribution));
+  }
+  return rows;
+}
+
+std::string creators_text(const Dataset& data, const std::string& separator)
+{
+  std::string text;
+  for (const auto& creator : data.creators) {
+    text += (text.empty() ? "" : separator) + creator.name;
+  }
+  return text.empty() ? "LayerBench contributors" : text;
+}
+
+std::string bibtex(const SiteDataset& entry)
+{
+  const Dataset& data = entry.data;
+  return "@misc{layerbench-" + entry.slug + ",\n  title = {" + data.title + "},\n  author = {" + creators_text(data, " and ")
+         + "},\n  year = {" + data.created.substr(0, 4) + "},\n  version = {" + std::to_string(data.version)
+         + "},\n  note = {LayerBench dataset " + data.id + ", licensed " + data.license.id + "},\n  howpublished = {data/"
+         + entry.slug + ".json, sha256 " + entry.sha256 + "}\n}";
+}
+
+std::string cff(const SiteDataset& entry)
+{
+  const Dataset& data = entry.data;
+  std::string text = "cff-version: 1.2.0\nmessage: \"If you use this dataset, please cite it as below.\"\ntype: dataset\ntitle: "
+                     + nlohmann::json(data.title).dump() + "\nversion: \"" + std::to_string(data.version) + "\"\ndate-released: \""
+                     + data.created.substr(0, 10) + "\"\nlicense: " + data.license.id + "\nauthors:\n";
+  if (data.creators.empty()) {
+    return text + "  - name: \"LayerBench contributors\"\n";
+  }
+  for (const auto& creator : data.creators) {
+    text += "  - name: " + nlohmann::json(creator.name).dump() + "\n";
+  }
+  return text;
+}
+
+Data rows_of(Data rows)
+{
+  Data holder = object();
+  holder.set("rows", rows);
+  return holder;
+}
+
+Data dataset_block(const SiteDataset& entry)
+{
+  Data view = dataset_summary(entry, "");
+  const Dataset& data = entry.data;
+  view.set("environment", data.environment ? rows_of(environment_rows(*data.environment)) : Data(false));
+  view.set("methodology", data.methodology ? rows_of(methodology_rows(*data.methodology)) : Data(false));
+  view.set("provenance", rows_of(provenance_rows(data)));
+  view.set("noise", noise_reached(data));
+  Data creators = list();
+  for (const auto& creator : data.creators) {
+    creators.push_back(labelled(creator.name, creator.affiliation));
+  }
+  view.set("creators", creators);
+  view.set("bibtex", bibtex(entry));
+  view.set("cff", cff(entry));
+  return view;
+}
+
+} // namespace
+
+PageSpec methodology_page(const SiteData& site, Data base)
+{
+  Data blocks = list();
+  blocks.push_back(dataset_block(site.datasets[site.featured]));
+  for (size_t i = 0; i < site.datasets.size(); ++i) {
+    if (i != site.featured) {
+      blocks.push_back(dataset_block(site.datasets[i]));
+    }
+  }
+  base.set("blocks", blocks);
+  return {"methodology", "methodology.html", std::move(base), "methodology"};
+}
+
+PageSpec datasets_page(const SiteData& site, Data base)
+{
+  Data blocks = list();
+  for (const auto& entry : site.datasets) {
+    blocks.push_back(dataset_block(entry));
+  }
+  base.set("blocks", blocks);
+  return {"datasets", "datasets.html", std::move(base), ""};
+}
+
+namespace {
+
+std::string csv_number(std::optional<double> value) { return value ? nlohmann::json(*value).dump() : ""; }
+template<typename T>
+std::string csv_integer(std::optional<T> value) { return value ? std::to_string(*value) : ""; }
+
+std::string csv_field(const std::string& text)
+{
+  if (text.find_first_of(",\"\n") == std::string::npos) {
+    return text;
+  }
+  std::string quoted = "\"";
+  for (char c : text) {
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return quoted + "\"";
+}
+
+} // namespace
+
+std::string dataset_csv(const Dataset& data)
+{
+  std::string csv = "dataset,version,layer,batch_size,status,skip_reason,median_ms,p25_ms,p75_ms,min_ms,mean_ms,stddev_ms,"
+                    "samples,noise,peak_memory_bytes,throughput_samples_per_s,achieved_flop_per_s\n";
+  for (const auto& cell : data.results) {
+    const auto& stats = cell.stats;
+    csv += csv_field(data.id) + "," + std::to_string(data.version) + "," + csv_field(cell.layer) + "," + std::to_string(cell.batch_size)
+           + "," + dataset::to_string(cell.status) + "," + csv_field(cell.skip_reason) + ","
+           + csv_number(stats ? std::optional<double>(stats->median_ms) : std::nullopt) + ","
+           + csv_number(stats ? stats->p25_ms : std::nullopt) + "," + csv_number(stats ? stats->p75_ms : std::nullopt) + ","
+           + csv_number(stats ? stats->min_ms : std::nullopt) + "," + csv_number(stats ? stats->mean_ms : std::nullopt) + ","
+           + csv_number(stats ? stats->stddev_ms : std::nullopt) + "," + csv_integer(stats ? stats->samples : std::nullopt) + ","
+           + csv_number(stats ? stats->noise : std::nullopt) + "," + csv_integer(cell.peak_memory_bytes) + ","
+           + csv_number(cell.throughput_samples_per_s) + "," + csv_number(cell.achieved_flop_per_s) + "\n";
+  }
+  return csv;
+}
+
+} // namespace layerbench::site

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+// The FAQ: the seed page's questions, every figure in the answers computed from the featured dataset.
+// An answer whose figures the dataset cannot give is left out rather than filled in.
+
+#include "site/chart.hpp"
+#include "site/view_common.hpp"
+#include "site/view_pages.hpp"
+#include "util/format.hpp"
+
+#include <algorithm>
+
+namespace layerbench::site {
+
+namespace {
+
+using dataset::Dataset;
+
+struct Timed
+{
+  std::string layer;
+  double ms = 0;
+};
+
+std::vector<Timed> by_time(const Dataset& data, int batch)
+{
+  std::vector<Timed> timed;
+  for (const auto& layer : data.layers) {
+    if (const auto ms = median_ms(data, layer.name, batch)) {
+      timed.push_back({layer.name, *ms});
+    }
+  }
+  std::stable_sort(timed.begin(), timed.end(), [](const Timed& a, const Timed& b) { return a.ms < b.ms; });
+  return timed;
+}
+
+Data fastest_answer(const Dataset& data, int batch)
+{
+  const auto timed = by_time(data, batch);
+  if (timed.size() < 2) {
+    return Data(false);
+  }
+  Data answer = object();
+  answer.set("batch", std::to_string(batch));
+  answer.set("first", timed[0].layer);
+  answer.set("first_ms", ms_text(timed[0].ms));
+  answer.set("second", timed[1].layer);
+  answer.set("second_ms", ms_text(timed[1].ms));
+  const auto parameterised = std::find_if(timed.begin(), timed.end(), [&data](const Timed& entry) {
+    const dataset::Layer* layer = dataset::find_layer(data, entry.layer);
+    return layer->params && *layer->params > 0;
+  });
+  Data with_params = Data(false);
+  if (parameterised != timed.end()) {
+    with_params = object();
+    with_params.set("layer", parameterised->layer);
+    with_params.set("ms", ms_text(parameterised->ms));
+  }
+  answer.set("parameterised", with_params);
+  answer.set("slowest", timed.back().layer);
+  answer.set("slowest_ms", ms_text(timed.back().ms));
+  return answer;
+}
+
+std::optional<double> pair_ratio(const Dataset& data, const std::string& slow, const std::string& fast, int batch)
+{
+  const auto a = median_ms(data, slow, batch);
+  const auto b = median_ms(data, fast, batch);
+  if (!a || !b || *b <= 0) {
+    return std::nullopt;
+  }
+  return *a / *b;
+}
+
+Data transformer_answer(const SiteData& site, int batch)
+{
+  const Dataset& data = site.datasets[site.featured].data;
+  const auto ratio = pair_ratio(data, "TransformerEncoder", "Dropout", batch);
+  if (!ratio) {
+    return Data(false);
+  }
+  Data answer = object();
+  answer.set("batch", std::to_string(batch));
+  answer.set("transformer_ms", ms_text(median_ms(data, "TransformerEncoder", batch)));
+  answer.set("dropout_ms", ms_text(median_ms(data, "Dropout", batch)));
+  answer.set("ratio", ratio_text(*ratio));
+  Data others = list();
+  for (size_t i = 0; i < site.datasets.size(); ++i) {
+    const auto other = pair_ratio(site.datasets[i].data, "TransformerEncoder", "Dropout", batch);
+    if (i != site.featured && other) {
+      others.push_back(labelled(dataset_label(site.datasets[i]), ratio_text(*other)));
+    }
+  }
+  answer.set("others", others);
+  return answer;
+}
+
+struct Scaling
+{
+  std::string layer;
+  double time_factor = 0;
+  double throughput_factor = 0;
+};
+
+std::vector<Scaling> scalings(const Dataset& data, int small, int large)
+{
+  std::vector<Scaling> result;
+  for (const auto& layer : data.layers) {
+    const auto a = median_ms(data, layer.name, small);
+    const auto b = median_ms(data, layer.name, large);
+    if (a && b && *a > 0 && *b > 0) {
+      result.push_back({layer.name, *b / *a, (*a / small) / (*b / large)});
+    }
+  }
+  return result;
+}
+
+Data scaling_answer(const Dataset& data)
+{
+  const auto batches = batch_sizes(data);
+  if (batches.size() < 2) {
+    return Data(false);
+  }
+  const int small = batches.front();
+  const int large = batches.back();
+  const auto all = scalings(data, small, large);
+  if (all.empty()) {
+    return Data(false);
+  }
+  Data answer = object();
+  answer.set("small", std::to_string(small));
+  answer.set("large", std::to_string(large));
+  const auto conv = std::find_if(all.begin(), all.end(), [](const Scaling& s) { return s.layer == "Conv2d"; });
+  const Scaling& example = conv == all.end() ? all.front() : *conv;
+  answer.set("example", example.layer);
+  answer.set("example_time", ratio_text(example.time_factor));
+  answer.set("example_throughput", ratio_text(example.throughput_factor));
+  Data rows = list();
+  BarChart chart{"bars-scaling", "Throughput gain from batch " + std::to_string(small) + " to batch " + std::to_string(large),
+                 "For each layer, samples per second at batch " + std::to_string(large) + " divided by samples per second at batch "
+                   + std::to_string(small) + ", on a logarithmic scale; the table beside it gives the same figures.",
+                 "throughput gain, times (log scale)", {}};
+  for (const auto& scaling : all) {
+    Data row = object();
+    row.set("layer", scaling.layer);
+    row.set("time_factor", ratio_text(scaling.time_factor));
+    row.set("throughput_factor", ratio_text(scaling.throughput_factor));
+    rows.push_back(row);
+    chart.bars.push_back({scaling.layer, scaling.throughput_factor, ratio_text(scaling.throughput_factor)});
+  }
+  answer.set("rows", rows);
+  answer.set("chart", render_svg(chart));
+  return answer;
+}
+
+Data flops_answer(const Dataset& data)
+{
+  const auto batches = batch_sizes(data);
+  if (batches.empty()) {
+    return Data(false);
+  }
+  const int batch = batches.back();
+  std::optional<std::pair<std::string, double>> best;
+  for (const auto& layer : data.layers) {
+    const auto ms = median_ms(data, layer.name, batch);
+    if (!ms || !layer.flops_per_sample || *layer.flops_per_sample <= 0 || *ms <= 0) {
+      continue;
+    }
+    const double rate = *layer.flops_per_sample * batch / (*ms / 1000.0);
+    if (!best || rate > best->second) {
+      best = {{layer.name, rate}};
+    }
+  }
+  if (!best) {
+    return Data(false);
+  }
+  Data answer = object();
+  answer.set("batch", std::to_string(batch));
+  answer.set("layer", best->first);
+  answer.set("rate", util::format_rate(best->second, "FLOP/s"));
+  return answer;
+}
+
+Data methodology_answer(const Dataset& data)
+{
+  if (!data.methodology) {
+    return Data(false);
+  }
+  const auto& m = *data.methodology;
+  Data answer = object();
+  answer.set("timer", m.timer.empty() ? k_missing : m.timer);
+  answer.set("warmup_seconds", util::format_significant(m.warmup_seconds, 3));
+  answer.set("warmup_iterations", util::format_thousands(m.warmup_min_iterations));
+  answer.set("noise_target", util::format_significant(m.noise_target * 100.0, 3) + "%");
+  answer.set("min_samples", util::format_thousands(m.min_samples));
+  answer.set("max_samples", util::format_thousands(m.max_samples));
+  return answer;
+}
+
+} // namespace
+
+PageSpec faq_page(const SiteData& site, Data base)
+{
+  const Dataset& data = site.datasets[site.featured].data;
+  const auto batches = batch_sizes(data);
+  const int largest = batches.empty() ? 0 : batches.back();
+  Data view = std::move(base);
+  view.set("fastest", fastest_answer(data, 32));
+  view.set("transformer", transformer_answer(site, largest));
+  view.set("scaling", scaling_answer(data));
+  view.set("flops", flops_answer(data));
+  view.set("method", methodology_answer(data));
+  return {"faq", "faq.html", std::move(view), "faq"};
+}
+
+} // namespace layerbench::site

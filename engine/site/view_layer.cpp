@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+// The page of one layer: its definition, formulas, checks, charts and every dataset's figures.
+
+#include "site/chart.hpp"
+#include "site/view_common.hpp"
+#include "site/view_pages.hpp"
+#include "util/format.hpp"
+
+namespace layerbench::site {
+
+namespace {
+
+using dataset::Dataset;
+
+const dataset::Layer* definition(const SiteData& site, const std::string& name, const SiteDataset** owner)
+{
+  const dataset::Layer* layer = dataset::find_layer(site.datasets[site.featured].data, name);
+  *owner = &site.datasets[site.featured];
+  for (size_t i = 0; !layer && i < site.datasets.size(); ++i) {
+    layer = dataset::find_layer(site.datasets[i].data, name);
+    *owner = &site.datasets[i];
+  }
+  return layer;
+}
+
+std::string count_text(std::optional<double> value)
+{
+  if (!value) {
+    return k_missing;
+  }
+  return util::format_thousands(static_cast<int64_t>(*value)) + " (" + util::format_si(*value) + ")";
+}
+
+Data params_check(const SiteDataset& entry, const dataset::Layer& layer)
+{
+  Data row = object();
+  row.set("dataset", dataset_label(entry));
+  row.set("formula", layer.params ? util::format_thousands(*layer.params) : k_missing);
+  row.set("counted", layer.params_counted ? util::format_thousands(*layer.params_counted) : k_missing);
+  std::string verdict = "not counted in this dataset";
+  if (layer.params && layer.params_counted) {
+    const int64_t difference = *layer.params_counted - *layer.params;
+    verdict = difference == 0 ? "match" : "differ by " + util::format_thousands(difference);
+  }
+  row.set("verdict", verdict);
+  return row;
+}
+
+enum class Measure { time, throughput };
+
+LineChart layer_chart(const SiteData& site, const std::string& name, Measure measure)
+{
+  const bool throughput = measure == Measure::throughput;
+  LineChart chart;
+  chart.id = throughput ? "chart-throughput" : "chart-time";
+  chart.title = name + (throughput ? ": throughput against batch size" : ": forward time against batch size");
+  chart.description = throughput
+    ? "Samples per second (batch size divided by the median time) at each batch size, one line per dataset, log-log axes."
+    : "Median milliseconds per forward pass of one batch at each batch size, one line per dataset, log-log axes.";
+  chart.x_label = "batch size (log scale)";
+  chart.y_label = throughput ? "samples per second (log scale)" : "milliseconds per batch (log scale)";
+  for (const auto& entry : site.datasets) {
+    ChartSeries series{dataset_label(entry), {}};
+    for (int batch : batch_sizes(entry.data)) {
+      const auto ms = median_ms(entry.data, name, batch);
+      if (ms && *ms > 0) {
+        series.points.push_back({static_cast<double>(batch), throughput ? batch * 1000.0 / *ms : *ms});
+      }
+    }
+    if (!series.points.empty()) {
+      chart.series.push_back(std::move(series));
+    }
+  }
+  return chart;
+}
+
+Data dataset_rows(const SiteData& site, const std::string& name, const std::vector<int>& batches)
+{
+  Data rows = list();
+  for (const auto& entry : site.datasets) {
+    const dataset::Layer* layer = dataset::find_layer(entry.data, name);
+    if (!layer) {
+      continue;
+    }
+    Data row = object();
+    row.set("dataset", dataset_label(entry));
+    row.set("href", "../datasets.html#" + entry.slug);
+    Data times = list();
+    for (int batch : batches) {
+      const dataset::Cell* cell = dataset::find_cell(entry.data, name, batch);
+      Data time = object();
+      time.set("text", cell_median_text(cell));
+      time.set("detail", cell_quartile_text(cell));
+      times.push_back(time);
+    }
+    row.set("times", times);
+    const dataset::Cell* focus = dataset::find_cell(entry.data, name, 32);
+    row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) : k_missing);
+    row.set("throughput", focus && focus->throughput_samples_per_s ? util::format_rate(*focus->throughput_samples_per_s, "samples/s") : k_missing);
+    row.set("speed", layer->speed_class.empty() ? k_missing : layer->speed_class);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+} // namespace
+
+PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
+{
+  const SiteDataset* owner = nullptr;
+  const dataset::Layer& layer = *definition(site, name, &owner);
+  Data view = std::move(base);
+  view.set("name", layer.name);
+  view.set("module", layer.module.empty() ? k_missing : layer.module);
+  view.set("config", layer.config.empty() ? k_missing : layer.config);
+  view.set("input_shape", layer.input_shape.empty() ? k_missing : layer.input_shape);
+  view.set("mode", dataset::to_string(layer.mode));
+  view.set("definition_from", dataset_label(*owner));
+  view.set("params_formula", layer.params_formula.empty() ? k_missing : layer.params_formula);
+  view.set("params", layer.params ? util::format_thousands(*layer.params) : k_missing);
+  view.set("flops_formula", layer.flops_formula.empty() ? k_missing : layer.flops_formula);
+  view.set("flops", count_text(layer.flops_per_sample));
+  view.set("matmul_flops", count_text(layer.matmul_flops_per_sample));
+  Data checks = list();
+  for (const auto& entry : site.datasets) {
+    if (const dataset::Layer* other = dataset::find_layer(entry.data, name)) {
+      checks.push_back(params_check(entry, *other));
+    }
+  }
+  view.set("checks", checks);
+  view.set("time_chart", render_svg(layer_chart(site, name, Measure::time)));
+  view.set("throughput_chart", render_svg(layer_chart(site, name, Measure::throughput)));
+  const auto batches = batch_sizes(site.datasets[site.featured].data);
+  Data headers = list();
+  for (int batch : batches) {
+    headers.push_back(Data(std::to_string(batch)));
+  }
+  view.set("batch_sizes", headers);
+  view.set("rows", dataset_rows(site, name, batches));
+  return {"layer", layer_path(name), std::move(view), ""};
+}
+
+} // namespace layerbench::site

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+#include "site/view_model.hpp"
+
+#include "site/chart.hpp"
+#include "site/view_common.hpp"
+#include "site/view_pages.hpp"
+#include "util/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace layerbench::site {
+
+const char* const k_missing = "—";
+
+namespace {
+
+using dataset::Dataset;
+
+// The batch size of the seed page's memory column and of the bar chart.
+constexpr int k_focus_batch = 32;
+
+struct NavItem
+{
+  const char* path;
+  const char* label;
+};
+constexpr NavItem k_nav[] = {{"index.html", "Benchmark"}, {"faq.html", "FAQ"}, {"methodology.html", "Methodology"},
+                             {"datasets.html", "Datasets"}, {"compare.html", "Compare"}};
+
+Data page_base(const SiteData& site, const std::string& path, const std::string& title)
+{
+  // The 404 page is served for any missing path, so it links from the site root.
+  const bool nested = path.find('/') != std::string::npos;
+  const std::string root = path == "404.html" ? "/" : nested ? "../" : "";
+  Data view = object();
+  view.set("root", root);
+  view.set("page_title", title);
+  view.set("focus_batch", std::to_string(k_focus_batch));
+  Data nav = list();
+  for (const auto& item : k_nav) {
+    Data entry = object();
+    entry.set("href", root + item.path);
+    entry.set("label", std::string(item.label));
+    entry.set("current", Data(path == item.path));
+    nav.push_back(entry);
+  }
+  view.set("nav", nav);
+  Data layers = list();
+  for (const auto& name : layer_order(site)) {
+    layers.push_back(link(root + layer_path(name), name));
+  }
+  view.set("layer_links", layers);
+  view.set("featured", dataset_summary(site.datasets[site.featured], root));
+  return view;
+}
+
+Data time_cell(const Dataset& data, const std::string& layer, int batch)
+{
+  Data cell = object();
+  const dataset::Cell* found = dataset::find_cell(data, layer, batch);
+  cell.set("text", cell_median_text(found));
+  cell.set("detail", cell_quartile_text(found));
+  cell.set("sort", found && found->stats ? util::format_significant(found->stats->median_ms, 6) : std::string(""));
+  return cell;
+}
+
+Data home_rows(const SiteData& site, const std::vector<int>& batches)
+{
+  const Dataset& data = site.datasets[site.featured].data;
+  Data rows = list();
+  for (const auto& layer : data.layers) {
+    Data row = object();
+    row.set("name", layer.name);
+    row.set("module", layer.module);
+    row.set("href", layer_path(layer.name));
+    row.set("config", layer.config);
+    row.set("params", layer.params ? util::format_thousands(*layer.params) : k_missing);
+    row.set("params_sort", layer.params ? std::to_string(*layer.params) : std::string(""));
+    row.set("flops", layer.flops_per_sample ? util::format_si(*layer.flops_per_sample) : k_missing);
+    row.set("flops_sort", layer.flops_per_sample ? util::format_significant(*layer.flops_per_sample, 6) : std::string(""));
+    Data times = list();
+    for (int batch : batches) {
+      times.push_back(time_cell(data, layer.name, batch));
+    }
+    row.set("times", times);
+    const dataset::Cell* focus = dataset::find_cell(data, layer.name, k_focus_batch);
+    row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) : k_missing);
+    row.set("speed", layer.speed_class.empty() ? k_missing : layer.speed_class);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+Data batch_headers(const std::vector<int>& batches)
+{
+  Data headers = list();
+  for (int batch : batches) {
+    headers.push_back(Data(std::to_string(batch)));
+  }
+  return headers;
+}
+
+std::string focus_bar_chart(const Dataset& data, const std::string& id)
+{
+  BarChart chart;
+  chart.id = id;
+  chart.title = "Forward time of every layer at batch size " + std::to_string(k_focus_batch);
+  chart.description = "Median milliseconds per forward pass of one batch of " + std::to_string(k_focus_batch)
+                      + " in " + data.title + ", on a logarithmic scale; the table gives the same figures.";
+  chart.value_label = "milliseconds per batch (log scale)";
+  for (const auto& layer : data.layers) {
+    const auto ms = median_ms(data, layer.name, k_focus_batch);
+    if (ms && *ms > 0) {
+      chart.bars.push_back({layer.name, *ms, util::format_significant(*ms, 3) + " ms"});
+    }
+  }
+  return render_svg(chart);
+}
+
+PageSpec home_page(const SiteData& site)
+{
+  const SiteDataset& featured = site.datasets[site.featured];
+  const auto batches = batch_sizes(featured.data);
+  PageSpec page{"home", "index.html", page_base(site, "index.html", "PyTorch layer forward-pass benchmark"), "home"};
+  page.view.set("batch_sizes", batch_headers(batches));
+  page.view.set("rows", home_rows(site, batches));
+  page.view.set("bar_chart", focus_bar_chart(featured.data, "bars-focus"));
+  page.view.set("summary", featured_facts(featured.data));
+  Data others = list();
+  for (const auto& entry : site.datasets) {
+    others.push_back(dataset_summary(entry, ""));
+  }
+  page.view.set("datasets", others);
+  return page;
+}
+
+PageSpec not_found_page(const SiteData& site)
+{
+  PageSpec page{"not_found", "404.html", page_base(site, "404.html", "Page not found"), ""};
+  return page;
+}
+
+} // namespace
+
+std::vector<PageSpec> build_pages(const SiteData& site)
+{
+  std::vector<PageSpec> pages;
+  pages.push_back(home_page(site));
+  for (const auto& name : layer_order(site)) {
+    pages.push_back(layer_page(site, name, page_base(site, layer_path(name), name)));
+  }
+  pages.push_back(faq_page(site, page_base(site, "faq.html", "Frequently asked questions")));
+  pages.push_back(methodology_page(site, page_base(site, "methodology.html", "Methodology")));
+  pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets")));
+  pages.push_back(compare_index_page(site, page_base(site, "compare.html", "Compare datasets")));
+  for (const auto& pair : compare_pairs(site)) {
+    const std::string path = compare_path(site, pair.first, pair.second);
+    pages.push_back(compare_page(site, pair.first, pair.second, page_base(site, path, compare_title(site, pair.first, pair.second)), path));
+  }
+  pages.push_back(not_found_page(site));
+  return pages;
+}
+
+} // namespace layerbench::site

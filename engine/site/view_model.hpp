@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The view model: everything a page shows, as text. Every number is formatted here (util/format.hpp);
+// templates only place strings. A figure a dataset does not have is shown as "—", never invented.
+
+#include "site/site_data.hpp"
+#include "site/template_check.hpp"
+
+#include <string>
+#include <vector>
+
+namespace layerbench::site {
+
+extern const char* const k_missing; // "—"
+
+// The pages of the site: the template that renders each and where it goes under the site root.
+struct PageSpec
+{
+  std::string template_name;
+  std::string path; // "index.html", "layers/Conv2d.html"
+  Data view;
+  // Markdown prose to render with the same view and insert as {{{prose}}}; empty for none.
+  std::string prose;
+};
+
+std::vector<PageSpec> build_pages(const SiteData& site);
+
+// A dataset as CSV, one row per cell (columns in docs/site.md); numbers written in full precision.
+std::string dataset_csv(const dataset::Dataset& dataset);
+
+} // namespace layerbench::site
