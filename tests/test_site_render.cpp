@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include "site/render.hpp"
+#include "util/error.hpp"
+#include "util/file.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <map>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using layerbench::Error;
+using layerbench::site::RenderOptions;
+
+namespace {
+
+const fs::path k_source = LAYERBENCH_SOURCE_DIR;
+
+fs::path scratch(const std::string& name)
+{
+  const fs::path path = fs::temp_directory_path() / ("layerbench-test-site-" + name);
+  fs::remove_all(path);
+  fs::create_directories(path);
+  return path;
+}
+
+RenderOptions fixture_options(const fs::path& out)
+{
+  RenderOptions options;
+  options.data_dir = k_source / "tests/fixtures/site/data";
+  options.templates_dir = k_source / "templates";
+  options.out_dir = out;
+  return options;
+}
+
+std::map<std::string, std::string> snapshot(const fs::path& root)
+{
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.is_regular_file()) {
+      files[fs::relative(entry.path(), root).string()] = *layerbench::util::read_file(entry.path());
+    }
+  }
+  return files;
+}
+
+std::string read(const fs::path& path) { return *layerbench::util::read_file(path); }
+
+} // namespace
+
+TEST_CASE("site::render")
+{
+  const fs::path work = scratch("render");
+  SUBCASE("renders every page of the fixtures")
+  {
+    const auto report = layerbench::site::render(fixture_options(work / "site"));
+    CHECK(report.files_written > 10);
+    for (const char* page : {"index.html", "faq.html", "methodology.html", "datasets.html", "compare.html", "404.html",
+                             "layers/Conv2d.html", "layers/Dropout.html", "data/fixture-cpu-v1.csv", "style.css"}) {
+      CHECK_MESSAGE(fs::exists(work / "site" / page), page);
+    }
+  }
+  SUBCASE("rendering twice gives byte-identical files")
+  {
+    layerbench::site::render(fixture_options(work / "a"));
+    layerbench::site::render(fixture_options(work / "b"));
+    CHECK(snapshot(work / "a") == snapshot(work / "b"));
+  }
+  SUBCASE("figures come from the dataset, and a missing figure is a dash")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const std::string home = read(work / "site/index.html");
+    CHECK(home.find("<table class=\"sortable\" id=\"benchmark\">") != std::string::npos);
+    CHECK(home.find(">73,856<") != std::string::npos); // Conv2d params of the fixture
+    CHECK(home.find("title=\"p25 ") != std::string::npos);
+    CHECK(home.find(">skipped<") != std::string::npos);
+    const std::string conv = read(work / "site/layers/Conv2d.html");
+    CHECK(conv.find("<svg class=\"chart\"") != std::string::npos);
+    const std::string dropout = read(work / "site/layers/Dropout.html");
+    CHECK(dropout.find("<td class=\"num\">—</td>") != std::string::npos); // the reference has no memory figure
+  }
+  SUBCASE("the FAQ answers from the featured dataset")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const std::string faq = read(work / "site/faq.html");
+    // Fixture: at batch 32 Dropout takes 0.004 * 9 = 0.036 ms and Conv2d 0.5 * 9 = 4.5 ms.
+    CHECK(faq.find("<strong>Dropout</strong> is the fastest layer at 0.0360 ms") != std::string::npos);
+    CHECK(faq.find("<strong>Conv2d</strong> is the fastest at 4.50 ms") != std::string::npos);
+  }
+  SUBCASE("the compare page lists the reference's inconsistencies")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
+    CHECK(compare.find("<dt>pytorch_counts</dt><dd>0</dd>") != std::string::npos);
+  }
+  SUBCASE("an invalid dataset stops the render and leaves the previous site untouched")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const auto before = snapshot(work / "site");
+    const fs::path data = work / "bad-data";
+    fs::create_directories(data / "datasets");
+    fs::copy_file(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json", data / "datasets/a-v1.json");
+    layerbench::util::write_file_atomic(data / "datasets/b-v1.json", "{\"schema_version\": \"1.0.0\", \"kind\": 3}",
+                                        layerbench::util::Overwrite::yes);
+    RenderOptions options = fixture_options(work / "site");
+    options.data_dir = data;
+    CHECK_THROWS_AS(layerbench::site::render(options), Error);
+    CHECK(snapshot(work / "site") == before);
+    CHECK_FALSE(fs::exists(work / ("site.tmp-" + std::to_string(::getpid()))));
+  }
+  SUBCASE("a template error stops the render and leaves the previous site untouched")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const auto before = snapshot(work / "site");
+    const fs::path templates = work / "templates";
+    fs::copy(k_source / "templates", templates, fs::copy_options::recursive);
+    layerbench::util::write_file_atomic(templates / "pages/faq.mustache", "{{>head}}\n{{no_such_figure}}\n{{>foot}}\n",
+                                        layerbench::util::Overwrite::yes);
+    RenderOptions options = fixture_options(work / "site");
+    options.templates_dir = templates;
+    const std::string expected = (templates / "pages/faq.mustache").string() + ":2: unknown variable 'no_such_figure'";
+    CHECK_THROWS_WITH_AS(layerbench::site::render(options), expected.c_str(), Error);
+    CHECK(snapshot(work / "site") == before);
+  }
+  fs::remove_all(work);
+}

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "site/template_set.hpp"
+#include "util/error.hpp"
+
+#include <doctest/doctest.h>
+
+using layerbench::Error;
+using layerbench::site::Data;
+using layerbench::site::TemplateSet;
+
+namespace {
+
+Data view_with(const std::string& key, const std::string& value)
+{
+  Data view(Data::type::object);
+  view.set(key, value);
+  return view;
+}
+
+std::string error_of(const TemplateSet& set, const std::string& page, const Data& view)
+{
+  try {
+    set.render_page(page, view);
+  } catch (const Error& error) {
+    return error.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("site::TemplateSet::render_page")
+{
+  SUBCASE("fills known variables and escapes HTML")
+  {
+    TemplateSet set;
+    set.add_page("p", "<p>{{name}}</p>", "p.mustache");
+    CHECK(set.render_page("p", view_with("name", "a<b & c/d")) == "<p>a&lt;b &amp; c/d</p>");
+  }
+  SUBCASE("an unknown variable names the file, the line and the variable")
+  {
+    TemplateSet set;
+    set.add_page("p", "<p>\n{{name}}\n{{nmae}}</p>", "pages/p.mustache");
+    CHECK(error_of(set, "p", view_with("name", "x")) == "pages/p.mustache:3: unknown variable 'nmae'");
+  }
+  SUBCASE("an unknown variable inside a list section is found in each item's context")
+  {
+    TemplateSet set;
+    set.add_page("p", "{{#rows}}{{label}}{{/rows}}", "p.mustache");
+    Data view(Data::type::object);
+    Data rows(Data::type::list);
+    rows.push_back(view_with("value", "1"));
+    view.set("rows", rows);
+    CHECK(error_of(set, "p", view) == "p.mustache:1: unknown variable 'label'");
+  }
+  SUBCASE("a missing partial names the file, the line and the partial")
+  {
+    TemplateSet set;
+    set.add_page("p", "a\nb\n{{>header}}", "pages/p.mustache");
+    CHECK(error_of(set, "p", view_with("name", "x")) == "pages/p.mustache:3: missing partial 'header'");
+  }
+  SUBCASE("an unknown variable in a partial names the partial's file")
+  {
+    TemplateSet set;
+    set.add_partial("head", "<title>{{title}}</title>", "partials/head.mustache");
+    set.add_page("p", "{{>head}}", "pages/p.mustache");
+    CHECK(error_of(set, "p", view_with("name", "x")) == "partials/head.mustache:1: unknown variable 'title'");
+    CHECK(set.render_page("p", view_with("title", "T")) == "<title>T</title>");
+  }
+  SUBCASE("a partial that includes itself is an error, not a crash")
+  {
+    TemplateSet set;
+    set.add_partial("loop", "{{>loop}}", "partials/loop.mustache");
+    set.add_page("p", "{{>loop}}", "pages/p.mustache");
+    CHECK(error_of(set, "p", view_with("name", "x")).find("partial 'loop' includes itself") != std::string::npos);
+  }
+  SUBCASE("a section used as text is an error")
+  {
+    TemplateSet set;
+    set.add_page("p", "{{rows}}", "p.mustache");
+    Data view(Data::type::object);
+    view.set("rows", Data(Data::type::list));
+    CHECK(error_of(set, "p", view) == "p.mustache:1: 'rows' is a section, not text");
+  }
+}
+
+TEST_CASE("site::TemplateSet::add_page")
+{
+  TemplateSet set;
+  SUBCASE("an unclosed section names the file, the line and the section")
+  {
+    CHECK_THROWS_WITH_AS(set.add_page("p", "x\n{{#rows}}\n{{label}}\n", "pages/p.mustache"),
+                         "pages/p.mustache:2: unclosed section 'rows'", Error);
+  }
+  SUBCASE("a closing tag that does not match is an error")
+  {
+    CHECK_THROWS_WITH_AS(set.add_page("p", "{{#a}}{{#b}}{{/a}}{{/b}}", "p.mustache"),
+                         "p.mustache:1: closing tag 'a' does not match section 'b' opened at line 1", Error);
+  }
+  SUBCASE("an unterminated tag is an error")
+  {
+    CHECK_THROWS_WITH_AS(set.add_page("p", "a {{name", "p.mustache"), "p.mustache:1: unterminated tag (no '}}')", Error);
+  }
+  SUBCASE("a delimiter change is refused")
+  {
+    CHECK_THROWS_WITH_AS(set.add_page("p", "{{=<% %>=}}", "p.mustache"), "p.mustache:1: delimiter changes are not supported", Error);
+  }
+}
+
+TEST_CASE("site::TemplateSet::render_prose")
+{
+  TemplateSet set;
+  set.add_prose("faq", "## Question\n\n**{{layer}}** is fastest.\n", "prose/faq.md");
+  CHECK(set.render_prose("faq", view_with("layer", "Dropout")) == "<h2>Question</h2>\n<p><strong>Dropout</strong> is fastest.</p>\n");
+  CHECK_THROWS_WITH_AS(set.render_prose("faq", view_with("name", "x")), "prose/faq.md:3: unknown variable 'layer'", Error);
+}
+
+TEST_CASE("site::TemplateSet::load")
+{
+  SUBCASE("the project's templates all parse")
+  {
+    const TemplateSet set = TemplateSet::load(std::string(LAYERBENCH_SOURCE_DIR) + "/templates");
+    CHECK_THROWS_WITH_AS(set.render_page("no-such-page", Data()), "templates: missing page template 'no-such-page'", Error);
+  }
+  SUBCASE("a folder without pages/ is refused")
+  {
+    CHECK_THROWS_AS(TemplateSet::load(std::string(LAYERBENCH_SOURCE_DIR) + "/engine"), Error);
+  }
+}
