@@ -1,13 +1,36 @@
 // SPDX-License-Identifier: MIT
 #include "cli/command.hpp"
 
-#include "util/error.hpp"
+#include "dataset/diff.hpp"
+#include "dataset/io.hpp"
+
+#include <iostream>
+
+namespace po = boost::program_options;
 
 namespace layerbench::cli {
 
-int cmd_diff(const Arguments&)
+int cmd_diff(const Arguments& arguments)
 {
-  throw Error("diff: not implemented yet");
+  po::options_description options("diff options");
+  options.add_options()("format", po::value<std::string>()->default_value("text"), "text, markdown or json");
+  po::options_description hidden;
+  hidden.add_options()("a", po::value<std::string>()->required(), "baseline")("b", po::value<std::string>()->required(), "candidate");
+  po::positional_options_description positional;
+  positional.add("a", 1).add("b", 1);
+  const auto values = parse("diff", "A B [--format text|markdown|json]\n\nPer-cell ratio B/A of the median times. A cell is "
+                                    "faster or slower only when the\n[p25, p75] intervals do not overlap and |B/A - 1| "
+                                    "exceeds both runs' (p75 - p25) / median.",
+                            options, arguments, positional, hidden);
+  if (!values) {
+    return 0;
+  }
+  const auto format = dataset::parse_diff_format((*values)["format"].as<std::string>());
+  const auto a_name = (*values)["a"].as<std::string>();
+  const auto b_name = (*values)["b"].as<std::string>();
+  const auto result = dataset::diff(dataset::load(a_name), dataset::load(b_name));
+  std::cout << dataset::format_diff(result, a_name, b_name, format);
+  return 0;
 }
 
 } // namespace layerbench::cli

@@ -1,13 +1,39 @@
 // SPDX-License-Identifier: MIT
 #include "cli/command.hpp"
 
-#include "util/error.hpp"
+#include "dataset/validate.hpp"
+
+#include <iostream>
+
+namespace po = boost::program_options;
 
 namespace layerbench::cli {
 
-int cmd_validate(const Arguments&)
+int cmd_validate(const Arguments& arguments)
 {
-  throw Error("validate: not implemented yet");
+  po::options_description options("validate options");
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::vector<std::string>>()->required(), "dataset or catalog files");
+  po::positional_options_description positional;
+  positional.add("file", -1);
+  const auto values = parse("validate", "FILE...\n\nChecks datasets (and data/catalog.json) against the schema and the "
+                                        "semantic rules;\nprints every problem as FILE: /json/pointer: message.",
+                            options, arguments, positional, hidden);
+  if (!values) {
+    return 0;
+  }
+  int invalid = 0;
+  for (const auto& file : (*values)["file"].as<std::vector<std::string>>()) {
+    const auto problems = dataset::validate_file(file);
+    for (const auto& problem : problems) {
+      std::cout << problem << "\n";
+    }
+    if (problems.empty()) {
+      std::cout << file << ": valid\n";
+    }
+    invalid += problems.empty() ? 0 : 1;
+  }
+  return invalid == 0 ? 0 : 1;
 }
 
 } // namespace layerbench::cli

@@ -81,8 +81,8 @@ void check_header(const Dataset& dataset, Checker& checker)
   if (!dataset.replaces.empty()) {
     try {
       parse_reference(dataset.replaces, "/replaces");
-    } catch (const Error& error) {
-      checker.add("/replaces", error.what());
+    } catch (const Error&) {
+      checker.add("/replaces", "\"" + dataset.replaces + "\" is not ID@VERSION");
     }
   }
   if (dataset.title.empty()) {
@@ -267,8 +267,8 @@ void check_methodology(const Dataset& dataset, Checker& checker)
   if (!m.shard.empty()) {
     try {
       parse_shard(m.shard);
-    } catch (const Error& error) {
-      checker.add("/methodology/shard", error.what());
+    } catch (const Error&) {
+      checker.add("/methodology/shard", "\"" + m.shard + "\" is not I/N with 1 <= I <= N");
     }
   }
   for (size_t i = 0; i < m.layers.size(); ++i) {

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/csv.hpp"
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+namespace layerbench::dataset {
+
+namespace {
+
+struct Row
+{
+  const Dataset& dataset;
+  const Cell& cell;
+  const Layer* layer; // null when the cell names an undescribed layer
+};
+
+// Shortest text that reads back as the same double (what the JSON files hold).
+template<typename T>
+std::string number(const std::optional<T>& value)
+{
+  return value ? nlohmann::json(*value).dump() : std::string();
+}
+
+template<typename T>
+std::string stat(const Row& row, std::optional<T> Stats::*member)
+{
+  return row.cell.stats ? number((*row.cell.stats).*member) : std::string();
+}
+
+std::string device(const Dataset& dataset)
+{
+  if (dataset.environment) {
+    return dataset.environment->device.name;
+  }
+  return dataset.provenance.source ? dataset.provenance.source->device : std::string();
+}
+
+using Column = std::pair<std::string, std::function<std::string(const Row&)>>;
+
+const std::vector<Column>& columns()
+{
+  static const std::vector<Column> table = {
+    {"dataset_id", [](const Row& r) { return r.dataset.id; }},
+    {"dataset_version", [](const Row& r) { return std::to_string(r.dataset.version); }},
+    {"kind", [](const Row& r) { return to_string(r.dataset.kind); }},
+    {"device", [](const Row& r) { return device(r.dataset); }},
+    {"layer", [](const Row& r) { return r.cell.layer; }},
+    {"module", [](const Row& r) { return r.layer ? r.layer->module : std::string(); }},
+    {"config", [](const Row& r) { return r.layer ? r.layer->config : std::string(); }},
+    {"batch_size", [](const Row& r) { return std::to_string(r.cell.batch_size); }},
+    {"status", [](const Row& r) { return to_string(r.cell.status); }},
+    {"skip_reason", [](const Row& r) { return r.cell.skip_reason; }},
+    {"median_ms", [](const Row& r) { return r.cell.stats ? number(std::optional(r.cell.stats->median_ms)) : std::string(); }},
+    {"p25_ms", [](const Row& r) { return stat(r, &Stats::p25_ms); }},
+    {"p75_ms", [](const Row& r) { return stat(r, &Stats::p75_ms); }},
+    {"min_ms", [](const Row& r) { return stat(r, &Stats::min_ms); }},
+    {"mean_ms", [](const Row& r) { return stat(r, &Stats::mean_ms); }},
+    {"stddev_ms", [](const Row& r) { return stat(r, &Stats::stddev_ms); }},
+    {"samples", [](const Row& r) { return stat(r, &Stats::samples); }},
+    {"iterations_per_sample", [](const Row& r) { return stat(r, &Stats::iterations_per_sample); }},
+    {"noise", [](const Row& r) { return stat(r, &Stats::noise); }},
+    {"first_call_ms", [](const Row& r) { return number(r.cell.first_call_ms); }},
+    {"peak_memory_bytes", [](const Row& r) { return number(r.cell.peak_memory_bytes); }},
+    {"throughput_samples_per_s", [](const Row& r) { return number(r.cell.throughput_samples_per_s); }},
+    {"achieved_flop_per_s", [](const Row& r) { return number(r.cell.achieved_flop_per_s); }},
+    {"params", [](const Row& r) { return r.layer ? number(r.layer->params) : std::string(); }},
+    {"flops_per_sample", [](const Row& r) { return r.layer ? number(r.layer->flops_per_sample) : std::string(); }},
+    {"speed_class", [](const Row& r) { return r.layer ? r.layer->speed_class : std::string(); }},
+  };
+  return table;
+}
+
+std::string quoted(const std::string& field)
+{
+  if (field.find_first_of(",\"\r\n") == std::string::npos) {
+    return field;
+  }
+  std::string out = "\"";
+  for (char c : field) {
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+const std::vector<std::string>& csv_columns()
+{
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> result;
+    for (const auto& column : columns()) {
+      result.push_back(column.first);
+    }
+    return result;
+  }();
+  return names;
+}
+
+std::string to_csv(const Dataset& dataset)
+{
+  std::string out;
+  for (const auto& name : csv_columns()) {
+    out += (out.empty() ? "" : ",") + name;
+  }
+  out += "\r\n";
+  for (const auto& cell : dataset.results) {
+    const Row row{dataset, cell, find_layer(dataset, cell.layer)};
+    std::string line;
+    for (size_t i = 0; i < columns().size(); ++i) {
+      line += (i == 0 ? "" : ",") + quoted(columns()[i].second(row));
+    }
+    out += line + "\r\n";
+  }
+  return out;
+}
+
+} // namespace layerbench::dataset

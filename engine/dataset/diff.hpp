@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Cell-by-cell comparison of two datasets (B against A), with a verdict per cell that counts a
+// change only when it stands out of the noise of both runs.
+//
+// The rule: a cell is faster or slower when
+//   1. the interquartile intervals [p25, p75] of A and B do not overlap, and
+//   2. |B/A - 1| exceeds the noise of each run, noise = (p75 - p25) / median.
+// A run without quartiles (a published reference gives medians only) has the single point
+// [median, median] as its interval and noise 0, so only the other run's noise can hide a change.
+// A cell that either dataset lacks or skipped is "missing".
+
+#include "dataset/dataset.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace layerbench::dataset {
+
+enum class Change { faster, slower, unchanged, missing };
+std::string to_string(Change change);
+
+struct CellChange
+{
+  std::string layer;
+  int batch_size = 0;
+  std::optional<double> a_ms; // median
+  std::optional<double> b_ms;
+  std::optional<double> ratio; // b / a
+  Change change = Change::missing;
+};
+
+struct DiffSummary
+{
+  int faster = 0;
+  int slower = 0;
+  int unchanged = 0;
+  int missing = 0;
+};
+
+struct DiffResult
+{
+  std::vector<CellChange> cells; // A's order, then the cells only B has
+  DiffSummary summary;
+};
+
+DiffResult diff(const Dataset& a, const Dataset& b);
+
+enum class DiffFormat { text, markdown, json };
+// Throws UsageError naming --format for anything but text, markdown, json.
+DiffFormat parse_diff_format(const std::string& text);
+
+// `a_name` and `b_name` label the two sides (usually the file names).
+std::string format_diff(const DiffResult& result, const std::string& a_name, const std::string& b_name, DiffFormat format);
+
+} // namespace layerbench::dataset

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Puts the shards of one matrix run (`layerbench run --shard i/n` on n machines) back together.
+
+#include "dataset/dataset.hpp"
+
+#include <string>
+#include <vector>
+
+namespace layerbench::dataset {
+
+struct ShardFile
+{
+  std::string origin; // the file name, for messages
+  Dataset dataset;
+};
+
+// All shards must be measured datasets with the same environment, the same methodology apart from
+// its "shard", the same layers and the same tool build; together they must hold shards 1..n of one
+// n, and no cell may appear twice. Anything else throws Error naming the files. The result has no
+// shard, the cells in matrix order, and `command_line` as its provenance command line.
+Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_line);
+
+} // namespace layerbench::dataset
