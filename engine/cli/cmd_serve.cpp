@@ -1,13 +1,164 @@
 // SPDX-License-Identifier: MIT
 #include "cli/command.hpp"
 
+#include "serve/render_loop.hpp"
+#include "serve/server.hpp"
+#include "site/render.hpp"
 #include "util/error.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <pthread.h>
+#include <thread>
+
+namespace po = boost::program_options;
 
 namespace layerbench::cli {
 
-int cmd_serve(const Arguments&)
+namespace {
+
+constexpr std::chrono::milliseconds k_poll_interval{100};
+
+// SIGINT and SIGTERM are blocked in every thread (the server's threads inherit the mask) and taken
+// by one thread with sigwait, so the shutdown runs as ordinary code, not in a signal handler.
+class SignalWatch
 {
-  throw Error("serve: not implemented yet");
+public:
+  explicit SignalWatch(serve::PreviewServer& server)
+  {
+    sigemptyset(&m_signals);
+    sigaddset(&m_signals, SIGINT);
+    sigaddset(&m_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &m_signals, nullptr);
+    m_thread = std::thread([this, &server] { wait(server); });
+  }
+  SignalWatch(const SignalWatch&) = delete;
+  SignalWatch& operator=(const SignalWatch&) = delete;
+
+  ~SignalWatch()
+  {
+    if (!m_received) {
+      m_releasing = true; // the server ended by itself: wake the thread without a message
+      pthread_kill(m_thread.native_handle(), SIGTERM);
+    }
+    m_thread.join();
+    pthread_sigmask(SIG_UNBLOCK, &m_signals, nullptr);
+  }
+
+private:
+  void wait(serve::PreviewServer& server)
+  {
+    int signal = 0;
+    sigwait(&m_signals, &signal);
+    m_received = true;
+    if (m_releasing) {
+      return;
+    }
+    std::cout << "\nlayerbench serve: " << (signal == SIGINT ? "interrupted" : "terminated") << ", stopping"
+              << std::endl;
+    server.stop();
+  }
+
+  sigset_t m_signals{};
+  std::atomic<bool> m_received{false};
+  std::atomic<bool> m_releasing{false};
+  std::thread m_thread;
+};
+
+std::string folder_text(const std::filesystem::path& folder)
+{
+  std::string text = folder.string();
+  return text.empty() || text.back() == '/' ? text : text + "/";
+}
+
+void print_banner(const serve::PreviewServer& server,
+                  const serve::ServeOptions& options,
+                  const site::RenderOptions& render_options)
+{
+  std::cout << "layerbench serve: serving " << folder_text(options.root) << " at " << server.url() << "\n";
+  if (serve::is_loopback_host(options.host)) {
+    std::cout << "layerbench serve: loopback only, other machines cannot reach it (--host 0.0.0.0 to share)\n";
+  } else {
+    std::cout << "layerbench serve: listening on " << options.host
+              << ", reachable from the network: this preview server is not hardened for the internet\n";
+  }
+  if (options.live_reload == serve::LiveReload::on) {
+    std::cout << "layerbench serve: live reload on: watching " << folder_text(render_options.data_dir) << " and "
+              << folder_text(render_options.templates_dir);
+    for (const auto& extra : render_options.extra_datasets) {
+      std::cout << " and " << extra.string();
+    }
+    std::cout << "\n";
+  }
+  std::cout << "layerbench serve: press Ctrl-C to stop" << std::endl;
+}
+
+std::vector<std::filesystem::path> watched_paths(const site::RenderOptions& render_options)
+{
+  std::vector<std::filesystem::path> watched = {render_options.data_dir, render_options.templates_dir};
+  watched.insert(watched.end(), render_options.extra_datasets.begin(), render_options.extra_datasets.end());
+  return watched;
+}
+
+} // namespace
+
+int cmd_serve(const Arguments& arguments)
+{
+  serve::ServeOptions options;
+  site::RenderOptions render_options;
+  std::string root = options.root.string();
+  std::string data_dir = render_options.data_dir.string();
+  std::string templates_dir = render_options.templates_dir.string();
+  std::vector<std::string> extra_datasets;
+  po::options_description description("options");
+  description.add_options()
+    ("root", po::value(&root)->default_value(root), "folder to serve (and to render into, with live reload)")
+    ("host", po::value(&options.host)->default_value(options.host), "address to listen on; loopback by default")
+    ("port", po::value(&options.port)->default_value(options.port), "port to listen on; 0 picks a free one")
+    ("data", po::value(&data_dir)->default_value(data_dir), "datasets to render, watched for changes")
+    ("templates", po::value(&templates_dir)->default_value(templates_dir), "templates to render, watched for changes")
+    ("extra-dataset", po::value(&extra_datasets)->composing(),
+     "an unpublished dataset file to show beside data/ (repeatable; make run passes its local run)")
+    ("no-watch", "serve --root as it is: no rendering, no live reload");
+  const auto values = parse("serve",
+                            "[--root DIR] [--host ADDRESS] [--port N] [--data DIR] [--templates DIR] "
+                            "[--extra-dataset FILE]... [--no-watch]",
+                            description,
+                            arguments);
+  if (!values) {
+    return 0;
+  }
+  options.root = root;
+  options.live_reload = values->count("no-watch") ? serve::LiveReload::off : serve::LiveReload::on;
+  render_options.data_dir = data_dir;
+  render_options.templates_dir = templates_dir;
+  render_options.out_dir = root;
+  render_options.extra_datasets.assign(extra_datasets.begin(), extra_datasets.end());
+  if (options.live_reload == serve::LiveReload::off && !std::filesystem::is_directory(options.root)) {
+    throw Error("serve: --root " + root + ": no such folder (render it with 'layerbench render', or leave out --no-watch)");
+  }
+  for (const auto& extra : render_options.extra_datasets) {
+    if (!std::filesystem::is_regular_file(extra)) {
+      throw Error("serve: --extra-dataset " + extra.string() + ": no such file");
+    }
+  }
+
+  serve::PreviewServer server(options);
+  server.bind(); // first, so that a port in use is reported before a render
+  SignalWatch signals(server);
+  serve::RenderLoop render_loop(server.events(), [render_options] { site::render(render_options); },
+                                watched_paths(render_options), k_poll_interval, std::cout);
+  if (options.live_reload == serve::LiveReload::on) {
+    render_loop.render_now();
+    render_loop.start();
+  }
+  print_banner(server, options, render_options);
+  server.run();
+  render_loop.stop();
+  std::cout << "layerbench serve: stopped" << std::endl;
+  return 0;
 }
 
 } // namespace layerbench::cli

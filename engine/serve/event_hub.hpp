@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace layerbench::serve {
+
+struct Event
+{
+  std::uint64_t id = 0; // increases with every event; 0 means "none yet"
+  std::string name;     // "reload" or "render-error"
+  std::string data;
+};
+
+// Hands the latest live-reload event to every open page. Only the latest matters: a page that missed
+// a reload followed by an error only needs to show the error, so nothing is queued.
+class EventHub
+{
+public:
+  enum class Admission { admitted, full };
+
+  explicit EventHub(std::size_t max_listeners) : m_max_listeners(max_listeners) {}
+
+  void publish(const std::string& name, const std::string& data);
+
+  // The latest event when it is newer than `after`, as soon as there is one; nullopt when the timeout
+  // passes first or the hub is closed.
+  std::optional<Event> wait_after(std::uint64_t after, std::chrono::milliseconds timeout);
+
+  std::uint64_t latest_id() const;
+
+  // Every open page holds one server thread, so their number is bounded.
+  Admission admit();
+  void leave();
+
+  // Wakes every waiting listener for good; called on shutdown.
+  void close();
+  bool is_closed() const;
+
+private:
+  mutable std::mutex m_mutex;
+  std::condition_variable m_changed;
+  Event m_latest;
+  std::size_t m_listeners = 0;
+  const std::size_t m_max_listeners;
+  bool m_closed = false;
+};
+
+} // namespace layerbench::serve

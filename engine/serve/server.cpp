@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: MIT
+#include "serve/server.hpp"
+
+#include "serve/live_reload.hpp"
+#include "serve/mime.hpp"
+#include "serve/request_path.hpp"
+#include "util/error.hpp"
+#include "util/file.hpp"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <httplib.h>
+#include <netdb.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+namespace layerbench::serve {
+
+namespace {
+
+// Threads serve one connection each, so they bound open keep-alive connections plus open pages
+// streaming events; at most half of them may stream, so pages never starve file requests.
+constexpr std::size_t k_worker_threads = 64;
+constexpr std::size_t k_max_event_listeners = k_worker_threads / 2;
+// An idle keep-alive connection holds a thread and delays shutdown by at most this long.
+constexpr time_t k_keep_alive_seconds = 2;
+constexpr std::size_t k_keep_alive_requests = 100;
+constexpr std::size_t k_max_body_bytes = 64 * 1024;
+constexpr std::chrono::seconds k_event_heartbeat{5};
+
+const char* const k_fallback_404 = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                                   "<title>Not found</title></head><body><h1>Not found</h1>"
+                                   "<p>There is no page at this address.</p></body></html>\n";
+
+// Only SO_REUSEADDR: cpp-httplib's default also sets SO_REUSEPORT, which would let a second server
+// share a port that is in use instead of failing.
+void set_socket_options(int socket)
+{
+  int yes = 1;
+  ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+}
+
+// cpp-httplib reports a failed bind without its reason; binding a probe socket the same way finds it.
+std::string bind_failure_reason(const std::string& host, int port)
+{
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  const int lookup = ::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found);
+  if (lookup != 0) {
+    return std::string("cannot resolve host: ") + ::gai_strerror(lookup);
+  }
+  std::string reason = "unknown reason";
+  const int probe = ::socket(found->ai_family, found->ai_socktype, found->ai_protocol);
+  if (probe >= 0) {
+    set_socket_options(probe);
+    if (::bind(probe, found->ai_addr, found->ai_addrlen) != 0) {
+      reason = std::strerror(errno);
+      if (errno == EADDRINUSE) {
+        reason = "address already in use (pick another port with --port, or --port 0 for a free one)";
+      }
+    }
+    ::close(probe);
+  }
+  ::freeaddrinfo(found);
+  return reason;
+}
+
+std::string raw_path(const std::string& target) { return target.substr(0, target.find('?')); }
+
+std::uint64_t since_parameter(const httplib::Request& request)
+{
+  const std::string text = request.get_param_value("since");
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19) {
+    return 0;
+  }
+  return std::stoull(text);
+}
+
+void refuse(httplib::Response& response, int status, const std::string& reason)
+{
+  response.status = status;
+  response.set_content(reason + "\n", "text/plain; charset=utf-8");
+}
+
+} // namespace
+
+struct PreviewServer::Impl
+{
+  explicit Impl(ServeOptions serve_options) : options(std::move(serve_options)), events(k_max_event_listeners) {}
+
+  void handle_get(const httplib::Request& request, httplib::Response& response);
+  void send_page(httplib::Response& response, const std::filesystem::path& file, int status);
+  void send_not_found(httplib::Response& response);
+  void stream_events(const httplib::Request& request, httplib::Response& response);
+  void install_routes();
+
+  const ServeOptions options;
+  EventHub events;
+  httplib::Server http;
+  int port = -1;
+  // A stop() can come from a signal's thread at any moment, also before listening starts; run()
+  // announces itself before checking for a stop, and stop() asks before checking for a run, so one
+  // of the two always sees the other.
+  std::atomic<bool> stop_requested{false};
+  std::atomic<bool> run_entered{false};
+  std::atomic<bool> run_finished{false};
+  std::atomic<bool> http_stopped{false};
+};
+
+void PreviewServer::Impl::install_routes()
+{
+  http.new_task_queue = [] { return new httplib::ThreadPool(k_worker_threads); };
+  http.set_socket_options(set_socket_options);
+  http.set_tcp_nodelay(true);
+  http.set_keep_alive_timeout(k_keep_alive_seconds);
+  http.set_keep_alive_max_count(k_keep_alive_requests);
+  http.set_payload_max_length(k_max_body_bytes);
+  http.set_default_headers({{"Cache-Control", "no-store"}, {"X-Content-Type-Options", "nosniff"}});
+
+  const auto not_allowed = [](const httplib::Request&, httplib::Response& response) {
+    response.set_header("Allow", "GET, HEAD");
+    refuse(response, 405, "405 method not allowed: this preview server answers GET and HEAD only");
+  };
+  // Methods that carry a body are answered after cpp-httplib has read it, so that a keep-alive
+  // connection stays in step; the others are answered here, before any routing.
+  http.set_pre_routing_handler([this, not_allowed](const httplib::Request& request, httplib::Response& response) {
+    if (request.method == "GET" || request.method == "HEAD") {
+      handle_get(request, response);
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (request.method == "POST" || request.method == "PUT" || request.method == "PATCH"
+        || request.method == "DELETE") {
+      return httplib::Server::HandlerResponse::Unhandled;
+    }
+    not_allowed(request, response);
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  const std::string any_path = "[\\s\\S]*";
+  http.Post(any_path, not_allowed);
+  http.Put(any_path, not_allowed);
+  http.Patch(any_path, not_allowed);
+  http.Delete(any_path, not_allowed);
+}
+
+void PreviewServer::Impl::handle_get(const httplib::Request& request, httplib::Response& response)
+{
+  if (options.live_reload == LiveReload::on && raw_path(request.target) == k_events_path) {
+    stream_events(request, response);
+    return;
+  }
+  const Resolution resolution = resolve_target(options.root, request.target);
+  switch (resolution.verdict) {
+  case Verdict::file:
+    send_page(response, resolution.file, 200);
+    return;
+  case Verdict::redirect:
+    response.set_redirect(resolution.location, 302);
+    return;
+  case Verdict::not_found:
+    send_not_found(response);
+    return;
+  case Verdict::bad_request:
+    refuse(response, 400, "400 bad request: " + resolution.reason);
+    return;
+  case Verdict::too_long:
+    refuse(response, 414, "414 URI too long: " + resolution.reason);
+    return;
+  }
+}
+
+void PreviewServer::Impl::send_page(httplib::Response& response, const std::filesystem::path& file, int status)
+{
+  auto content = util::read_file(file);
+  if (!content) {
+    send_not_found(response); // removed between resolving and reading (a render swapping folders)
+    return;
+  }
+  const std::string type = mime_type(file);
+  response.status = status;
+  if (options.live_reload == LiveReload::on && type.rfind("text/html", 0) == 0) {
+    response.set_content(inject_reload_script(*content, events.latest_id()), type);
+    return;
+  }
+  response.set_content(std::move(content).value(), type);
+}
+
+void PreviewServer::Impl::send_not_found(httplib::Response& response)
+{
+  const Resolution page = resolve_target(options.root, "/404.html");
+  if (page.verdict == Verdict::file) {
+    send_page(response, page.file, 404);
+    if (response.status == 404) {
+      return;
+    }
+  }
+  // No 404.html (or it vanished): a minimal page that still carries the reload script, so that a
+  // page left open through a failed first render recovers by itself.
+  response.status = 404;
+  const std::string html = options.live_reload == LiveReload::on
+                             ? inject_reload_script(k_fallback_404, events.latest_id())
+                             : std::string(k_fallback_404);
+  response.set_content(html, "text/html; charset=utf-8");
+}
+
+void PreviewServer::Impl::stream_events(const httplib::Request& request, httplib::Response& response)
+{
+  if (events.admit() == EventHub::Admission::full) {
+    refuse(response, 503, "503 too many open preview pages");
+    return;
+  }
+  struct Stream
+  {
+    std::uint64_t last_sent;
+    bool greeted = false;
+  };
+  auto stream = std::make_shared<Stream>(Stream{since_parameter(request)});
+  response.set_header("X-Accel-Buffering", "no");
+  response.set_chunked_content_provider(
+    "text/event-stream",
+    [this, stream](size_t, httplib::DataSink& sink) {
+      if (!stream->greeted) {
+        // A page opened while the last render failed shows the error at once; "retry" makes the
+        // browser reconnect quickly after the server restarts.
+        stream->greeted = true;
+        std::string greeting = "retry: 1000\n\n";
+        const auto latest = events.wait_after(0, std::chrono::milliseconds(0));
+        if (latest && (latest->id > stream->last_sent || latest->name == "render-error")) {
+          greeting += format_event(*latest);
+          stream->last_sent = std::max(stream->last_sent, latest->id);
+        }
+        return sink.write(greeting.data(), greeting.size());
+      }
+      const auto event = events.wait_after(stream->last_sent, k_event_heartbeat);
+      if (events.is_closed()) {
+        return false;
+      }
+      // The heartbeat is a comment; writing it is how a closed tab is noticed and its thread freed.
+      const std::string wire = event ? format_event(*event) : std::string(": heartbeat\n\n");
+      if (event) {
+        stream->last_sent = event->id;
+      }
+      return sink.write(wire.data(), wire.size());
+    },
+    [this](bool) { events.leave(); });
+}
+
+PreviewServer::PreviewServer(ServeOptions options) : m_impl(std::make_unique<Impl>(std::move(options)))
+{
+  m_impl->install_routes();
+}
+
+PreviewServer::~PreviewServer() { stop(); }
+
+int PreviewServer::bind()
+{
+  const auto& options = m_impl->options;
+  if (options.port < 0 || options.port > 65535) {
+    throw Error("serve: --port " + std::to_string(options.port) + " is not a port number (0 to 65535)");
+  }
+  const int port = options.port == 0 ? m_impl->http.bind_to_any_port(options.host)
+                                     : (m_impl->http.bind_to_port(options.host, options.port) ? options.port : -1);
+  if (port < 0) {
+    throw Error("serve: cannot listen on " + options.host + ":" + std::to_string(options.port) + ": "
+                + bind_failure_reason(options.host, options.port));
+  }
+  m_impl->port = port;
+  return port;
+}
+
+void PreviewServer::run()
+{
+  m_impl->run_entered = true;
+  if (!m_impl->stop_requested) {
+    m_impl->http.listen_after_bind();
+  }
+  m_impl->run_finished = true;
+}
+
+void PreviewServer::stop()
+{
+  m_impl->stop_requested = true;
+  m_impl->events.close();
+  if (!m_impl->run_entered) {
+    return; // run() will see the request and return at once
+  }
+  while (!m_impl->http.is_running() && !m_impl->run_finished) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (!m_impl->http_stopped.exchange(true)) {
+    m_impl->http.stop();
+  }
+}
+
+std::string PreviewServer::url() const
+{
+  const std::string& host = m_impl->options.host;
+  const std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  return "http://" + shown + ":" + std::to_string(m_impl->port) + "/";
+}
+
+EventHub& PreviewServer::events() { return m_impl->events; }
+
+bool is_loopback_host(const std::string& host)
+{
+  return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1";
+}
+
+} // namespace layerbench::serve

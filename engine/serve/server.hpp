@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "serve/event_hub.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace layerbench::serve {
+
+enum class LiveReload { off, on };
+
+struct ServeOptions
+{
+  std::filesystem::path root = "site";
+  std::string host = "127.0.0.1"; // loopback: a preview is not for the network unless asked
+  int port = 8000;                // 0 picks a free one; bind() says which
+  LiveReload live_reload = LiveReload::on;
+};
+
+// Serves the files under a root folder, read-only, to GET and HEAD; with live reload it also streams
+// reload events to open pages and adds the script that listens to them to every HTML response (the
+// files on disk are never changed). Paths are resolved by resolve_target, not by cpp-httplib's mount
+// points, so that one function decides what may leave the root.
+class PreviewServer
+{
+public:
+  explicit PreviewServer(ServeOptions options);
+  PreviewServer(const PreviewServer&) = delete;
+  PreviewServer& operator=(const PreviewServer&) = delete;
+  ~PreviewServer();
+
+  // Binds the listening socket and returns the port. Throws Error naming host and port when it
+  // cannot (address in use, unknown host, no permission).
+  int bind();
+
+  // Serves until stop(); call bind() first.
+  void run();
+
+  // Ends run() from any thread (a signal handler's thread): pages streaming events are released first.
+  void stop();
+
+  // "http://127.0.0.1:8000/", valid after bind().
+  std::string url() const;
+
+  EventHub& events();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> m_impl;
+};
+
+bool is_loopback_host(const std::string& host);
+
+} // namespace layerbench::serve

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+// Real HTTP against a PreviewServer on a free loopback port: cpp-httplib's client where it sends the
+// path as given, raw sockets where a client would clean the path up first.
+#include "serve/server.hpp"
+
+#include "test_serve_fixture.hpp"
+#include "util/error.hpp"
+
+#include <doctest/doctest.h>
+#include <httplib.h>
+#include <thread>
+
+using layerbench::serve::LiveReload;
+using layerbench::serve::PreviewServer;
+using layerbench::serve::ServeOptions;
+using layerbench::test::k_secret;
+using layerbench::test::raw_get;
+using layerbench::test::raw_request;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A server on a free port, running on its own thread for the length of a test.
+class RunningServer
+{
+public:
+  RunningServer(const std::filesystem::path& root, LiveReload live_reload)
+    : m_server(ServeOptions{root, "127.0.0.1", 0, live_reload})
+  {
+    m_port = m_server.bind();
+    m_thread = std::thread([this] { m_server.run(); });
+  }
+  ~RunningServer()
+  {
+    m_server.stop();
+    m_thread.join();
+  }
+  int port() const { return m_port; }
+  PreviewServer& server() { return m_server; }
+  httplib::Client client() const
+  {
+    httplib::Client client("127.0.0.1", m_port);
+    client.set_read_timeout(5, 0);
+    return client;
+  }
+
+private:
+  PreviewServer m_server;
+  int m_port = 0;
+  std::thread m_thread;
+};
+
+// Reads the event stream, as a page that was served with event id `since`, until `marker` arrives
+// (or five seconds pass).
+std::string read_events_until(int port, std::uint64_t since, const std::string& marker)
+{
+  std::string received;
+  httplib::Client stream("127.0.0.1", port);
+  stream.set_read_timeout(5, 0);
+  stream.Get("/__layerbench/events?since=" + std::to_string(since), [&](const char* data, size_t length) {
+    received.append(data, length);
+    return received.find(marker) == std::string::npos;
+  });
+  return received;
+}
+
+} // namespace
+
+TEST_CASE("serve::PreviewServer files")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+  auto client = running.client();
+
+  SUBCASE("the home page, with no-store and nosniff")
+  {
+    const auto response = client.Get("/");
+    REQUIRE(response);
+    CHECK(response->status == 200);
+    CHECK(response->body.find("<h1>Home page</h1>") != std::string::npos);
+    CHECK(response->get_header_value("Content-Type") == "text/html; charset=utf-8");
+    CHECK(response->get_header_value("Cache-Control") == "no-store");
+    CHECK(response->get_header_value("X-Content-Type-Options") == "nosniff");
+  }
+  SUBCASE("each type with its MIME type")
+  {
+    const std::vector<std::pair<std::string, std::string>> expected = {
+      {"/style.css", "text/css; charset=utf-8"},    {"/app.js", "text/javascript; charset=utf-8"},
+      {"/chart.svg", "image/svg+xml"},              {"/data.json", "application/json"},
+      {"/data.csv", "text/csv; charset=utf-8"},     {"/image.png", "image/png"},
+      {"/font.woff2", "font/woff2"},                {"/CITATION.cff", "application/yaml"},
+      {"/notes.txt", "text/plain; charset=utf-8"},
+    };
+    for (const auto& [path, type] : expected) {
+      CAPTURE(path);
+      const auto response = client.Get(path);
+      REQUIRE(response);
+      CHECK(response->status == 200);
+      CHECK(response->get_header_value("Content-Type") == type);
+    }
+  }
+  SUBCASE("binary files come back byte for byte")
+  {
+    const auto response = client.Get("/image.png");
+    REQUIRE(response);
+    CHECK(response->body == std::string("\x89PNG\r\n\x1a\n", 8));
+  }
+  SUBCASE("a folder is served by its index.html, and redirected to with its slash")
+  {
+    auto response = client.Get("/layers/");
+    REQUIRE(response);
+    CHECK(response->status == 200);
+    CHECK(response->body.find("Layers index") != std::string::npos);
+    response = client.Get("/layers");
+    REQUIRE(response);
+    CHECK(response->status == 302);
+    CHECK(response->get_header_value("Location") == "/layers/");
+  }
+  SUBCASE("a missing page is the site's 404 page with status 404")
+  {
+    const auto response = client.Get("/no-such-page.html");
+    REQUIRE(response);
+    CHECK(response->status == 404);
+    CHECK(response->body.find("Custom not found page") != std::string::npos);
+  }
+  SUBCASE("a folder without index.html is a 404, not a listing")
+  {
+    const auto response = client.Get("/empty/");
+    REQUIRE(response);
+    CHECK(response->status == 404);
+    CHECK(response->body.find("Custom not found page") != std::string::npos);
+  }
+  SUBCASE("HEAD has the headers of GET and no body")
+  {
+    const auto response = client.Head("/style.css");
+    REQUIRE(response);
+    CHECK(response->status == 200);
+    CHECK(response->get_header_value("Content-Type") == "text/css; charset=utf-8");
+    CHECK(response->get_header_value("Content-Length") == "23");
+    CHECK(response->body.empty());
+  }
+  SUBCASE("other methods are 405 with Allow, and the connection stays usable")
+  {
+    for (const std::string method : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"}) {
+      CAPTURE(method);
+      const auto reply = raw_request(running.port(), method + " /index.html HTTP/1.1\r\nHost: x\r\n"
+                                                               "Content-Length: 5\r\nConnection: close\r\n\r\nhello");
+      CHECK(reply.status == 405);
+      CHECK(reply.head.find("Allow: GET, HEAD") != std::string::npos);
+    }
+    const auto posted = client.Post("/index.html", "body", "text/plain");
+    REQUIRE(posted);
+    CHECK(posted->status == 405);
+    const auto after = client.Get("/");
+    REQUIRE(after);
+    CHECK(after->status == 200);
+  }
+  SUBCASE("no reload script without live reload")
+  {
+    const auto response = client.Get("/");
+    REQUIRE(response);
+    CHECK(response->body.find("layerbench-live-reload") == std::string::npos);
+    CHECK(raw_get(running.port(), "/__layerbench/events").status == 404);
+  }
+}
+
+TEST_CASE("serve::PreviewServer traversal")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+
+  // Every attempt is refused and none returns the secret, whatever its status.
+  const std::vector<std::pair<std::string, int>> attempts = {
+    {"/../secret.txt", 400},
+    {"/layers/../../secret.txt", 400},
+    {"/%2e%2e/secret.txt", 400},
+    {"/%2E%2E%2Fsecret.txt", 400},
+    {"/..%2fsecret.txt", 400},
+    {"/%252e%252e/secret.txt", 400},
+    {"/%252e%252e%252fsecret.txt", 400},
+    {"/..\\secret.txt", 400},
+    {"/%5c..%5csecret.txt", 400},
+    {"/index.html%00.png", 400},
+    {"/..%00/secret.txt", 400},
+    {"/%c0%ae%c0%ae/secret.txt", 400},
+    {"//etc/passwd", 404},
+    {"/" + (site.base() / "secret.txt").string(), 404},
+    {"http://127.0.0.1/../secret.txt", 400},
+    {"/link-outside.txt", 404},
+    {"/relative-link-outside.txt", 404},
+    {"/folder-outside/", 404},
+    {"/folder-outside/index.html", 404},
+    {"/" + std::string(2000, 'a'), 414},
+    {"/" + std::string(9000, 'a'), 414},
+  };
+  for (const auto& [target, status] : attempts) {
+    CAPTURE(target.substr(0, 80));
+    const auto reply = raw_get(running.port(), target);
+    CHECK(reply.status == status);
+    CHECK(reply.body.find(k_secret) == std::string::npos);
+  }
+  SUBCASE("a raw NUL byte on the request line is a bad request")
+  {
+    const std::string line = std::string("GET /index.html") + '\0' + "/../../secret.txt HTTP/1.1\r\n";
+    const auto reply = raw_request(running.port(), line + "Host: x\r\nConnection: close\r\n\r\n");
+    CHECK(reply.status == 400);
+    CHECK(reply.body.find(k_secret) == std::string::npos);
+  }
+  SUBCASE("the server still answers after all of them")
+  {
+    CHECK(raw_get(running.port(), "/").status == 200);
+  }
+}
+
+TEST_CASE("serve::PreviewServer live reload")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::on);
+  auto client = running.client();
+
+  SUBCASE("HTML responses carry the script; the file on disk does not")
+  {
+    const auto response = client.Get("/");
+    REQUIRE(response);
+    CHECK(response->body.find("<script id=\"layerbench-live-reload\">") != std::string::npos);
+    std::ifstream on_disk(site.root() / "index.html");
+    const std::string disk((std::istreambuf_iterator<char>(on_disk)), std::istreambuf_iterator<char>());
+    CHECK(disk.find("layerbench-live-reload") == std::string::npos);
+  }
+  SUBCASE("the 404 page carries the script too; other types never do")
+  {
+    const auto missing = client.Get("/missing.html");
+    REQUIRE(missing);
+    CHECK(missing->status == 404);
+    CHECK(missing->body.find("layerbench-live-reload") != std::string::npos);
+    const auto css = client.Get("/style.css");
+    REQUIRE(css);
+    CHECK(css->body == "body { color: black; }\n");
+  }
+  SUBCASE("the event stream sends a published reload to an open page")
+  {
+    std::thread publisher([&] {
+      std::this_thread::sleep_for(100ms);
+      running.server().events().publish("reload", "rendered");
+    });
+    const std::string received = read_events_until(running.port(), 0, "event: reload");
+    publisher.join();
+    CHECK(received.find("id: 1\nevent: reload\ndata: rendered\n\n") != std::string::npos);
+  }
+  SUBCASE("a page that opens after a failed render is shown the error at once")
+  {
+    running.server().events().publish("render-error", "templates/home.mustache: missing partial 'head'");
+    const std::string received = read_events_until(running.port(), 1, "event: render-error");
+    CHECK(received.find("data: templates/home.mustache: missing partial 'head'") != std::string::npos);
+  }
+}
+
+TEST_CASE("serve::PreviewServer::bind")
+{
+  const layerbench::test::SiteFixture site;
+
+  SUBCASE("port 0 picks a free port")
+  {
+    PreviewServer server(ServeOptions{site.root(), "127.0.0.1", 0, LiveReload::off});
+    const int port = server.bind();
+    CHECK(port > 0);
+    CHECK(server.url() == "http://127.0.0.1:" + std::to_string(port) + "/");
+  }
+  SUBCASE("a port in use is a clear error")
+  {
+    RunningServer first(site.root(), LiveReload::off);
+    PreviewServer second(ServeOptions{site.root(), "127.0.0.1", first.port(), LiveReload::off});
+    CHECK_THROWS_WITH_AS(second.bind(),
+                         doctest::Contains("address already in use"),
+                         layerbench::Error);
+  }
+  SUBCASE("an unknown host is a clear error")
+  {
+    PreviewServer server(ServeOptions{site.root(), "no-such-host.invalid", 0, LiveReload::off});
+    CHECK_THROWS_WITH_AS(server.bind(), doctest::Contains("no-such-host.invalid"), layerbench::Error);
+  }
+  SUBCASE("stop before run returns at once")
+  {
+    PreviewServer server(ServeOptions{site.root(), "127.0.0.1", 0, LiveReload::off});
+    server.bind();
+    server.stop();
+    server.run();
+    CHECK_FALSE(server.events().wait_after(0, 0ms));
+  }
+}
