@@ -1,0 +1,25 @@
+# Quality checks of the site (tests/site_check.py): each renders the fixtures into the build folder
+# and checks them; the committed site/ is checked against a fresh render of data/.
+if(NOT LAYERBENCH_PYTHON)
+  return()
+endif()
+set(site_fixture_out ${CMAKE_BINARY_DIR}/site-fixture)
+add_test(NAME site/render_fixtures
+  COMMAND layerbench render --data ${CMAKE_SOURCE_DIR}/tests/fixtures/site/data
+          --templates ${CMAKE_SOURCE_DIR}/templates --out ${site_fixture_out}
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(site/render_fixtures PROPERTIES FIXTURES_SETUP site_fixture)
+foreach(check links html table axe)
+  add_test(NAME site/${check} COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py ${check} ${site_fixture_out}
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(site/${check} PROPERTIES FIXTURES_REQUIRED site_fixture SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
+foreach(check links html axe)
+  add_test(NAME site/committed_${check} COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py ${check} ${CMAKE_SOURCE_DIR}/site
+    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(site/committed_${check} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
+add_test(NAME site/committed_is_current
+  COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py committed ${CMAKE_SOURCE_DIR}/site $<TARGET_FILE:layerbench>
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(site/committed_is_current PROPERTIES SKIP_RETURN_CODE 77)
