@@ -132,7 +132,7 @@ Catalog parse_catalog(const std::string& text, const std::string& origin)
   detail::Json json;
   try {
     json = detail::Json::parse(text);
-  } catch (const detail::Json::parse_error& error) {
+  } catch (const detail::Json::exception& error) {
     throw Error(origin + ": not valid JSON: " + error.what());
   }
   if (!json.is_object() || !json.contains("datasets")) {

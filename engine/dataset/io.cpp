@@ -433,7 +433,8 @@ Dataset parse(const std::string& text, const std::string& origin)
   Json json;
   try {
     json = Json::parse(text);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {
+    // parse_error, and out_of_range for a number beyond double such as 1e400 (found by fuzzing).
     throw Error(origin + ": not valid JSON: " + error.what());
   }
   return from_json(json, origin);
