@@ -68,7 +68,7 @@ def main():
     formulas = {r[0]: r for r in rows(page, "| Layer Type | Parameter Formula")}
     fetch_date = re.search(r"on ([A-Z][a-z]+ [0-9]{1,2}, [0-9]{4})", page).group(1)
     device = re.search(r"on (NVIDIA A100 \(80GB\))", page).group(1)
-    software = re.search(r"All benchmarks run with (PyTorch [0-9.]+, CUDA [0-9.]+, cuDNN [0-9.x]+)", page).group(1)
+    software = re.search(r"All benchmarks run with (PyTorch [0-9.]+, CUDA [0-9.]+, cuDNN [0-9]+(?:\.[0-9x]+)*)", page).group(1)
     torch_version = re.match(r"PyTorch ([0-9.]+)", software).group(1)
     licence_line = re.search(r"Free to use under CC BY 4\.0 license\. Cite this page when sharing\.", page).group(0)
     training = re.search(r"Dropout benchmark measured in training mode", page) is not None
