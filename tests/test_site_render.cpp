@@ -80,6 +80,24 @@ TEST_CASE("site::render")
     const std::string dropout = read(work / "site/layers/Dropout.html");
     CHECK(dropout.find("<td class=\"num\">—</td>") != std::string::npos); // the reference has no memory figure
   }
+  SUBCASE("the catalog's featured dataset heads the home page")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const std::string home = read(work / "site/index.html");
+    CHECK(home.find("<caption>Median forward time per batch, Fixture CPU run</caption>") != std::string::npos);
+  }
+  SUBCASE("a dataset whose bytes differ from the catalog's sha256 is refused")
+  {
+    const fs::path data = work / "edited";
+    fs::copy(k_source / "tests/fixtures/site/data", data, fs::copy_options::recursive);
+    std::string text = read(data / "datasets/fixture-cpu-v1.json");
+    text.replace(text.find("Fixture CPU run"), 15, "Edited CPU run!");
+    layerbench::util::write_file_atomic(data / "datasets/fixture-cpu-v1.json", text, layerbench::util::Overwrite::yes);
+    RenderOptions options = fixture_options(work / "site");
+    options.data_dir = data;
+    CHECK_THROWS_WITH_AS(layerbench::site::render(options), doctest::Contains("differs from the catalog's"), Error);
+    CHECK_FALSE(fs::exists(work / "site"));
+  }
   SUBCASE("the FAQ answers from the featured dataset")
   {
     layerbench::site::render(fixture_options(work / "site"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/render.hpp"
 
+#include "dataset/csv.hpp"
 #include "site/site_data.hpp"
 #include "site/template_set.hpp"
 #include "site/view_model.hpp"
@@ -57,7 +58,7 @@ size_t write_site(const TemplateSet& templates, const SiteData& site, const fs::
   }
   for (const auto& entry : site.datasets) {
     write(out / "data" / (entry.slug + ".json"), entry.bytes);
-    write(out / "data" / (entry.slug + ".csv"), dataset_csv(entry.data));
+    write(out / "data" / (entry.slug + ".csv"), dataset::to_csv(entry.data));
     written += 2;
   }
   return written + copy_static(templates.static_dir(), out);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/site_data.hpp"
 
+#include "dataset/catalog.hpp"
 #include "dataset/io.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
@@ -45,44 +46,31 @@ nlohmann::json parse_json(const fs::path& path)
   }
 }
 
-// The catalog names each file; older catalogs without a file name follow the data/datasets/ naming.
-fs::path file_of(const nlohmann::json& entry, const fs::path& data_dir, const fs::path& catalog, size_t index)
+struct Listing
 {
-  for (const char* key : {"file", "path"}) {
-    if (entry.contains(key) && entry[key].is_string()) {
-      return data_dir / entry[key].get<std::string>();
-    }
-  }
-  if (entry.contains("id") && entry["id"].is_string() && entry.contains("version") && entry["version"].is_number_integer()) {
-    return data_dir / "datasets" / (entry["id"].get<std::string>() + "-v" + std::to_string(entry["version"].get<int>()) + ".json");
-  }
-  throw Error(catalog.string() + ": /datasets/" + std::to_string(index) + " names no file (expected \"file\")");
-}
+  fs::path file;
+  std::string sha256; // pinned by the catalog; empty without one
+};
 
-std::vector<fs::path> dataset_files(const fs::path& data_dir, std::string& featured)
+std::vector<Listing> dataset_files(const fs::path& data_dir, std::string& featured)
 {
-  const fs::path catalog = data_dir / "catalog.json";
-  std::vector<fs::path> files;
-  if (!fs::exists(catalog)) {
+  const fs::path catalog_path = data_dir / "catalog.json";
+  std::vector<Listing> files;
+  if (!fs::exists(catalog_path)) {
     if (fs::is_directory(data_dir / "datasets")) {
       for (const auto& entry : fs::directory_iterator(data_dir / "datasets")) {
         if (entry.path().extension() == ".json") {
-          files.push_back(entry.path());
+          files.push_back({entry.path(), ""});
         }
       }
     }
-    std::sort(files.begin(), files.end());
+    std::sort(files.begin(), files.end(), [](const Listing& a, const Listing& b) { return a.file < b.file; });
     return files;
   }
-  const nlohmann::json json = parse_json(catalog);
-  if (!json.is_object() || !json.contains("datasets") || !json["datasets"].is_array()) {
-    throw Error(catalog.string() + ": /datasets: expected an array of datasets");
-  }
-  if (json.contains("featured") && json["featured"].is_string()) {
-    featured = json["featured"].get<std::string>();
-  }
-  for (size_t i = 0; i < json["datasets"].size(); ++i) {
-    files.push_back(file_of(json["datasets"][i], data_dir, catalog, i));
+  const dataset::Catalog catalog = dataset::load_catalog(catalog_path);
+  featured = catalog.featured;
+  for (const auto& entry : catalog.datasets) {
+    files.push_back({data_dir / entry.path, entry.sha256});
   }
   return files;
 }
@@ -184,8 +172,12 @@ SiteData load_site_data(const RenderOptions& options)
 {
   SiteData site;
   std::string featured;
-  for (const auto& file : dataset_files(options.data_dir, featured)) {
-    site.datasets.push_back(load_dataset(file, DatasetOrigin::published));
+  for (const auto& listed : dataset_files(options.data_dir, featured)) {
+    site.datasets.push_back(load_dataset(listed.file, DatasetOrigin::published));
+    if (!listed.sha256.empty() && listed.sha256 != site.datasets.back().sha256) {
+      throw Error(listed.file.string() + ": sha256 " + site.datasets.back().sha256 + " differs from the catalog's "
+                  + listed.sha256 + " (a published version must not be edited; publish a new version)");
+    }
   }
   for (const auto& file : options.extra_datasets) {
     site.datasets.push_back(load_dataset(file, DatasetOrigin::local));

@@ -3,9 +3,8 @@
 
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
+#include "dataset/citation.hpp"
 #include "util/format.hpp"
-
-#include <nlohmann/json.hpp>
 
 namespace layerbench::site {
 
@@ -96,39 +95,6 @@ Data provenance_rows(const Dataset& data)
   return rows;
 }
 
-std::string creators_text(const Dataset& data, const std::string& separator)
-{
-  std::string text;
-  for (const auto& creator : data.creators) {
-    text += (text.empty() ? "" : separator) + creator.name;
-  }
-  return text.empty() ? "LayerBench contributors" : text;
-}
-
-std::string bibtex(const SiteDataset& entry)
-{
-  const Dataset& data = entry.data;
-  return "@misc{layerbench-" + entry.slug + ",\n  title = {" + data.title + "},\n  author = {" + creators_text(data, " and ")
-         + "},\n  year = {" + data.created.substr(0, 4) + "},\n  version = {" + std::to_string(data.version)
-         + "},\n  note = {LayerBench dataset " + data.id + ", licensed " + data.license.id + "},\n  howpublished = {data/"
-         + entry.slug + ".json, sha256 " + entry.sha256 + "}\n}";
-}
-
-std::string cff(const SiteDataset& entry)
-{
-  const Dataset& data = entry.data;
-  std::string text = "cff-version: 1.2.0\nmessage: \"If you use this dataset, please cite it as below.\"\ntype: dataset\ntitle: "
-                     + nlohmann::json(data.title).dump() + "\nversion: \"" + std::to_string(data.version) + "\"\ndate-released: \""
-                     + data.created.substr(0, 10) + "\"\nlicense: " + data.license.id + "\nauthors:\n";
-  if (data.creators.empty()) {
-    return text + "  - name: \"LayerBench contributors\"\n";
-  }
-  for (const auto& creator : data.creators) {
-    text += "  - name: " + nlohmann::json(creator.name).dump() + "\n";
-  }
-  return text;
-}
-
 Data rows_of(Data rows)
 {
   Data holder = object();
@@ -149,8 +115,8 @@ Data dataset_block(const SiteDataset& entry)
     creators.push_back(labelled(creator.name, creator.affiliation));
   }
   view.set("creators", creators);
-  view.set("bibtex", bibtex(entry));
-  view.set("cff", cff(entry));
+  view.set("bibtex", dataset::bibtex(data));
+  view.set("cff", dataset::cff(data));
   return view;
 }
 
@@ -177,44 +143,6 @@ PageSpec datasets_page(const SiteData& site, Data base)
   }
   base.set("blocks", blocks);
   return {"datasets", "datasets.html", std::move(base), ""};
-}
-
-namespace {
-
-std::string csv_number(std::optional<double> value) { return value ? nlohmann::json(*value).dump() : ""; }
-template<typename T>
-std::string csv_integer(std::optional<T> value) { return value ? std::to_string(*value) : ""; }
-
-std::string csv_field(const std::string& text)
-{
-  if (text.find_first_of(",\"\n") == std::string::npos) {
-    return text;
-  }
-  std::string quoted = "\"";
-  for (char c : text) {
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  }
-  return quoted + "\"";
-}
-
-} // namespace
-
-std::string dataset_csv(const Dataset& data)
-{
-  std::string csv = "dataset,version,layer,batch_size,status,skip_reason,median_ms,p25_ms,p75_ms,min_ms,mean_ms,stddev_ms,"
-                    "samples,noise,peak_memory_bytes,throughput_samples_per_s,achieved_flop_per_s\n";
-  for (const auto& cell : data.results) {
-    const auto& stats = cell.stats;
-    csv += csv_field(data.id) + "," + std::to_string(data.version) + "," + csv_field(cell.layer) + "," + std::to_string(cell.batch_size)
-           + "," + dataset::to_string(cell.status) + "," + csv_field(cell.skip_reason) + ","
-           + csv_number(stats ? std::optional<double>(stats->median_ms) : std::nullopt) + ","
-           + csv_number(stats ? stats->p25_ms : std::nullopt) + "," + csv_number(stats ? stats->p75_ms : std::nullopt) + ","
-           + csv_number(stats ? stats->min_ms : std::nullopt) + "," + csv_number(stats ? stats->mean_ms : std::nullopt) + ","
-           + csv_number(stats ? stats->stddev_ms : std::nullopt) + "," + csv_integer(stats ? stats->samples : std::nullopt) + ","
-           + csv_number(stats ? stats->noise : std::nullopt) + "," + csv_integer(cell.peak_memory_bytes) + ","
-           + csv_number(cell.throughput_samples_per_s) + "," + csv_number(cell.achieved_flop_per_s) + "\n";
-  }
-  return csv;
 }
 
 } // namespace layerbench::site

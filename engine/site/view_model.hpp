@@ -26,7 +26,4 @@ struct PageSpec
 
 std::vector<PageSpec> build_pages(const SiteData& site);
 
-// A dataset as CSV, one row per cell (columns in docs/site.md); numbers written in full precision.
-std::string dataset_csv(const dataset::Dataset& dataset);
-
 } // namespace layerbench::site
