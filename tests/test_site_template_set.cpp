@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "site/template_set.hpp"
 #include "util/error.hpp"
+#include "util/file.hpp"
+
+#include <cctype>
+#include <filesystem>
 
 #include <doctest/doctest.h>
 
@@ -125,5 +129,69 @@ TEST_CASE("site::TemplateSet::load")
   SUBCASE("a folder without pages/ is refused")
   {
     CHECK_THROWS_AS(TemplateSet::load(std::string(LAYERBENCH_SOURCE_DIR) + "/engine"), Error);
+  }
+}
+
+namespace {
+
+// Text a reader sees in a template: tags of Mustache and HTML removed.
+std::string visible_text(const std::string& text)
+{
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text.compare(i, 2, "{{") == 0) {
+      const size_t end = text.find("}}", i);
+      i = end == std::string::npos ? text.size() : end + (text.compare(end, 3, "}}}") == 0 ? 3 : 2);
+      continue;
+    }
+    if (text[i] == '<') {
+      const size_t end = text.find('>', i);
+      i = end == std::string::npos ? text.size() : end + 1;
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+// A figure is a digit that does not belong to a name such as "p25" or "SHA-256".
+std::string first_figure(const std::string& text)
+{
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+      continue;
+    }
+    const char before = i > 0 ? text[i - 1] : ' ';
+    if (std::isalpha(static_cast<unsigned char>(before)) || (before == '-' && i > 1 && std::isalpha(static_cast<unsigned char>(text[i - 2])))) {
+      while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
+        ++i;
+      }
+      continue;
+    }
+    return text.substr(i >= 20 ? i - 20 : 0, 40);
+  }
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("templates hold no numbers")
+{
+  SUBCASE("the check finds a figure written into a template")
+  {
+    CHECK(first_figure(visible_text("<p class=\"x1\">took {{ms}} ms, sha256 p25</p>")) == "");
+    CHECK(first_figure(visible_text("<p>over 1,200x slower</p>")) == "over 1,200x slower");
+  }
+  SUBCASE("every page, partial and prose file")
+  {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(LAYERBENCH_SOURCE_DIR) + "/templates")) {
+      const auto extension = entry.path().extension();
+      if (extension != ".mustache" && extension != ".md") {
+        continue;
+      }
+      const std::string text = *layerbench::util::read_file(entry.path());
+      CHECK_MESSAGE(first_figure(visible_text(text)) == "", entry.path().string());
+    }
   }
 }
