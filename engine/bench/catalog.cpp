@@ -1,3 +1,383 @@
 // SPDX-License-Identifier: MIT
+#include "bench/catalog.hpp"
+
+#include "util/error.hpp"
+
+#include <algorithm>
+
 namespace layerbench::bench {
+
+namespace nn = torch::nn;
+
+namespace {
+
+torch::TensorOptions on(torch::Device device) { return torch::TensorOptions().dtype(torch::kFloat32).device(device); }
+
+// A module whose forward takes and returns one tensor.
+template<typename Module>
+Instance single(Module module, torch::Tensor input, torch::Device device)
+{
+  module->to(device);
+  return {module.ptr(), [module, input]() mutable { return module->forward(input); }};
 }
+
+LayerSpec conv2d()
+{
+  constexpr int64_t c_in = 64, c_out = 128, k = 3, h = 32, w = 32;
+  constexpr int64_t h_out = h - k + 1, w_out = w - k + 1;
+  return {"Conv2d", "nn.Conv2d", "Conv2d(64,128,3) 32x32 input", "B x 64 x 32 x 32",
+          dataset::LayerMode::eval,
+          "C_in*C_out*K*K + C_out",
+          "2*C_in*C_out*K*K*H_out*W_out + C_out*H_out*W_out (bias); H_out = W_out = 30",
+          [=] { return c_in * c_out * k * k + c_out; },
+          [=] { return 2.0 * c_in * c_out * k * k * h_out * w_out; },
+          [=] { return 1.0 * c_out * h_out * w_out; },
+          [=](int64_t batch, torch::Device device) {
+            return single(nn::Conv2d(nn::Conv2dOptions(c_in, c_out, k)), torch::randn({batch, c_in, h, w}, on(device)), device);
+          }};
+}
+
+LayerSpec conv1d()
+{
+  constexpr int64_t c_in = 256, c_out = 512, k = 5, length = 100;
+  constexpr int64_t l_out = length - k + 1;
+  return {"Conv1d", "nn.Conv1d", "Conv1d(256,512,5) len=100", "B x 256 x 100",
+          dataset::LayerMode::eval,
+          "C_in*C_out*K + C_out",
+          "2*C_in*C_out*K*L_out + C_out*L_out (bias); L_out = 96",
+          [=] { return c_in * c_out * k + c_out; },
+          [=] { return 2.0 * c_in * c_out * k * l_out; },
+          [=] { return 1.0 * c_out * l_out; },
+          [=](int64_t batch, torch::Device device) {
+            return single(nn::Conv1d(nn::Conv1dOptions(c_in, c_out, k)), torch::randn({batch, c_in, length}, on(device)), device);
+          }};
+}
+
+LayerSpec conv_transpose2d()
+{
+  constexpr int64_t c_in = 128, c_out = 64, k = 4, stride = 2, h = 16, w = 16;
+  constexpr int64_t h_out = (h - 1) * stride + k, w_out = (w - 1) * stride + k;
+  return {"ConvTranspose2d", "nn.ConvTranspose2d", "ConvTranspose2d(128,64,4,2) 16x16", "B x 128 x 16 x 16",
+          dataset::LayerMode::eval,
+          "C_in*C_out*K*K + C_out",
+          "2*C_in*C_out*K*K*H_in*W_in + C_out*H_out*W_out (bias); H_out = W_out = 34",
+          [=] { return c_in * c_out * k * k + c_out; },
+          [=] { return 2.0 * c_in * c_out * k * k * h * w; },
+          [=] { return 1.0 * c_out * h_out * w_out; },
+          [=](int64_t batch, torch::Device device) {
+            return single(nn::ConvTranspose2d(nn::ConvTranspose2dOptions(c_in, c_out, k).stride(stride)),
+                          torch::randn({batch, c_in, h, w}, on(device)), device);
+          }};
+}
+
+LayerSpec linear()
+{
+  constexpr int64_t in = 4096, out = 4096;
+  return {"Linear", "nn.Linear", "Linear(4096,4096)", "B x 4096",
+          dataset::LayerMode::eval,
+          "in*out + out",
+          "2*in*out + out (bias)",
+          [=] { return in * out + out; },
+          [=] { return 2.0 * in * out; },
+          [=] { return 1.0 * out; },
+          [=](int64_t batch, torch::Device device) {
+            return single(nn::Linear(in, out), torch::randn({batch, in}, on(device)), device);
+          }};
+}
+
+// Recurrent layers: gates G (4 for LSTM, 3 for GRU), hidden size H, L layers, D directions, T steps.
+// Layer l > 1 reads the D*H outputs of the layer below.
+struct Recurrent
+{
+  int64_t gates, input, hidden, layers, directions, steps;
+
+  int64_t layer_input(int64_t layer) const { return layer == 0 ? input : hidden * directions; }
+
+  int64_t params() const
+  {
+    int64_t total = 0;
+    for (int64_t l = 0; l < layers; ++l) {
+      total += directions * gates * (layer_input(l) * hidden + hidden * hidden + 2 * hidden);
+    }
+    return total;
+  }
+
+  double matmul_flops() const
+  {
+    double total = 0;
+    for (int64_t l = 0; l < layers; ++l) {
+      total += 2.0 * directions * gates * hidden * (layer_input(l) + hidden) * steps;
+    }
+    return total;
+  }
+
+  double elementwise_flops(int64_t per_hidden_per_step) const
+  {
+    return 1.0 * per_hidden_per_step * hidden * steps * layers * directions;
+  }
+};
+
+constexpr Recurrent k_lstm{4, 512, 256, 2, 2, 100};
+constexpr Recurrent k_gru{3, 512, 256, 2, 1, 100};
+
+LayerSpec lstm()
+{
+  return {"LSTM", "nn.LSTM", "LSTM(512,256,2,bidir=True) len=100", "100 x B x 512",
+          dataset::LayerMode::eval,
+          "sum over layers l of D*4*(in_l*H + H*H + 2*H); in_1 = 512, in_2 = D*H; two bias vectors per gate",
+          "sum over layers of 2*D*4*H*(in_l + H)*T + 16*H*T*L*D (gate biases and sums, cell update)",
+          [=] { return k_lstm.params(); },
+          [=] { return k_lstm.matmul_flops(); },
+          // Per hidden unit and step: two bias adds and one sum for 4 gates (12), c = f*c + i*g (3), h = o*tanh(c) (1).
+          [=] { return k_lstm.elementwise_flops(16); },
+          [=](int64_t batch, torch::Device device) {
+            nn::LSTM module(nn::LSTMOptions(k_lstm.input, k_lstm.hidden).num_layers(k_lstm.layers).bidirectional(true));
+            module->to(device);
+            auto input = torch::randn({k_lstm.steps, batch, k_lstm.input}, on(device));
+            return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input)); }};
+          }};
+}
+
+LayerSpec gru()
+{
+  return {"GRU", "nn.GRU", "GRU(512,256,2) len=100", "100 x B x 512",
+          dataset::LayerMode::eval,
+          "sum over layers l of 3*(in_l*H + H*H + 2*H); in_1 = 512, in_2 = H; two bias vectors per gate",
+          "sum over layers of 2*3*H*(in_l + H)*T + 14*H*T*L (gate biases and sums, state update)",
+          [=] { return k_gru.params(); },
+          [=] { return k_gru.matmul_flops(); },
+          // Per hidden unit and step: two bias adds for 3 gates (6), r and z sums (2), n = tanh(x_n + r*h_n) (2),
+          // h' = (1 - z)*n + z*h (4).
+          [=] { return k_gru.elementwise_flops(14); },
+          [=](int64_t batch, torch::Device device) {
+            nn::GRU module(nn::GRUOptions(k_gru.input, k_gru.hidden).num_layers(k_gru.layers));
+            module->to(device);
+            auto input = torch::randn({k_gru.steps, batch, k_gru.input}, on(device));
+            return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input)); }};
+          }};
+}
+
+// Attention over S tokens of width d with h heads.
+struct Attention
+{
+  int64_t d, heads, seq;
+
+  int64_t params() const { return 4 * d * d + 4 * d; }
+  // Q, K, V and output projections, then QK^T and AV.
+  double matmul_flops() const { return 2.0 * 4 * d * d * seq + 2.0 * 2 * seq * seq * d; }
+  // Projection biases (4dS), scaling q (dS), softmax at 4 per score (4hS^2).
+  double elementwise_flops() const { return 4.0 * d * seq + 1.0 * d * seq + 4.0 * heads * seq * seq; }
+};
+
+constexpr Attention k_attention{512, 8, 512};
+constexpr int64_t k_feedforward = 2048;
+
+LayerSpec multihead_attention()
+{
+  return {"MultiheadAttention", "nn.MultiheadAttention", "embed=512,8heads seq=512", "512 x B x 512 (query = key = value)",
+          dataset::LayerMode::eval,
+          "4*d^2 + 4*d",
+          "8*d^2*S + 4*S^2*d + 5*d*S (biases, scaling) + 4*h*S^2 (softmax)",
+          [=] { return k_attention.params(); },
+          [=] { return k_attention.matmul_flops(); },
+          [=] { return k_attention.elementwise_flops(); },
+          [=](int64_t batch, torch::Device device) {
+            nn::MultiheadAttention module(nn::MultiheadAttentionOptions(k_attention.d, k_attention.heads));
+            module->to(device);
+            auto input = torch::randn({k_attention.seq, batch, k_attention.d}, on(device));
+            return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input, input, input)); }};
+          }};
+}
+
+LayerSpec transformer_encoder()
+{
+  constexpr auto a = k_attention;
+  constexpr int64_t ff = k_feedforward;
+  return {"TransformerEncoder", "nn.TransformerEncoder", "d=512,8heads,ff=2048 seq=512", "512 x B x 512",
+          dataset::LayerMode::eval,
+          "attention (4*d^2 + 4*d) + feed-forward (2*d*d_ff + d_ff + d) + two LayerNorms (4*d)",
+          "attention (as MultiheadAttention) + 4*d*d_ff*S + (d_ff + d)*S (biases) + d_ff*S (ReLU) "
+          "+ 2*d*S (residuals) + 2*7*d*S (LayerNorms)",
+          [=] { return a.params() + 2 * a.d * ff + ff + a.d + 4 * a.d; },
+          [=] { return a.matmul_flops() + 2.0 * 2 * a.d * ff * a.seq; },
+          [=] {
+            return a.elementwise_flops() + 1.0 * (ff + a.d) * a.seq + 1.0 * ff * a.seq + 2.0 * a.d * a.seq
+                   + 2.0 * 7 * a.d * a.seq;
+          },
+          [=](int64_t batch, torch::Device device) {
+            nn::TransformerEncoder module(
+              nn::TransformerEncoderOptions(nn::TransformerEncoderLayerOptions(a.d, a.heads).dim_feedforward(ff), 1));
+            return single(module, torch::randn({a.seq, batch, a.d}, on(device)), device);
+          }};
+}
+
+LayerSpec batch_norm2d()
+{
+  constexpr int64_t features = 256, h = 32, w = 32;
+  return {"BatchNorm2d", "nn.BatchNorm2d", "BatchNorm2d(256) 32x32 input", "B x 256 x 32 x 32",
+          dataset::LayerMode::eval,
+          "2*C (weight, bias; running mean and variance are buffers, not parameters)",
+          "2*C*H*W (eval: statistics folded into one scale and shift per channel)",
+          [=] { return 2 * features; },
+          [=] { return 0.0; },
+          [=] { return 2.0 * features * h * w; },
+          [=](int64_t batch, torch::Device device) {
+            return single(nn::BatchNorm2d(features), torch::randn({batch, features, h, w}, on(device)), device);
+          }};
+}
+
+LayerSpec layer_norm()
+{
+  constexpr int64_t width = 512, seq = 512;
+  return {"LayerNorm", "nn.LayerNorm", "LayerNorm(512) seq=512", "B x 512 x 512",
+          dataset::LayerMode::eval,
+          "2*normalized_shape",
+          "7*normalized_shape*S (mean, variance, normalise, scale, shift)",
+          [=] { return 2 * width; },
+          [=] { return 0.0; },
+          [=] { return 7.0 * width * seq; },
+          [=](int64_t batch, torch::Device device) {
+            return single(nn::LayerNorm(nn::LayerNormOptions({width})), torch::randn({batch, seq, width}, on(device)), device);
+          }};
+}
+
+LayerSpec embedding()
+{
+  constexpr int64_t vocabulary = 50000, width = 768, seq = 128;
+  return {"Embedding", "nn.Embedding", "Embedding(50000,768) seq=128", "B x 128 (int64 indices)",
+          dataset::LayerMode::eval,
+          "vocab*dim",
+          "0 (a table lookup moves memory and does no arithmetic)",
+          [=] { return vocabulary * width; },
+          [=] { return 0.0; },
+          [=] { return 0.0; },
+          [=](int64_t batch, torch::Device device) {
+            auto input = torch::randint(0, vocabulary, {batch, seq}, torch::TensorOptions().dtype(torch::kInt64).device(device));
+            return single(nn::Embedding(vocabulary, width), input, device);
+          }};
+}
+
+template<typename Pool, typename Options>
+LayerSpec pool(const char* name, const char* module, const char* config, const char* flops_formula, int64_t per_output)
+{
+  constexpr int64_t channels = 128, h = 32, w = 32, k = 2;
+  constexpr int64_t outputs = channels * (h / k) * (w / k);
+  return {name, module, config, "B x 128 x 32 x 32",
+          dataset::LayerMode::eval,
+          "0",
+          flops_formula,
+          [=] { return int64_t{0}; },
+          [=] { return 0.0; },
+          [per_output] { return 1.0 * per_output * outputs; },
+          [=](int64_t batch, torch::Device device) {
+            return single(Pool(Options(k).stride(k)), torch::randn({batch, channels, h, w}, on(device)), device);
+          }};
+}
+
+LayerSpec dropout()
+{
+  constexpr int64_t width = 512;
+  return {"Dropout", "nn.Dropout", "Dropout(0.5) 512-dim", "B x 512",
+          dataset::LayerMode::train,
+          "0",
+          "1*dim (scaling by the mask; generating the mask is not counted)",
+          [=] { return int64_t{0}; },
+          [=] { return 0.0; },
+          [=] { return 1.0 * width; },
+          [=](int64_t batch, torch::Device device) {
+            return single(nn::Dropout(0.5), torch::randn({batch, width}, on(device)), device);
+          }};
+}
+
+size_t edit_distance(const std::string& a, const std::string& b)
+{
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) {
+    row[j] = j;
+  }
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      const bool same = std::tolower(a[i - 1]) == std::tolower(b[j - 1]);
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+} // namespace
+
+const std::vector<LayerSpec>& catalog()
+{
+  // The order of the reference page's table.
+  static const std::vector<LayerSpec> layers = {
+    conv2d(),
+    conv1d(),
+    conv_transpose2d(),
+    linear(),
+    lstm(),
+    gru(),
+    transformer_encoder(),
+    multihead_attention(),
+    batch_norm2d(),
+    layer_norm(),
+    embedding(),
+    pool<nn::MaxPool2d, nn::MaxPool2dOptions>("MaxPool2d", "nn.MaxPool2d", "MaxPool2d(2,stride=2) 128ch 32x32",
+                                              "(K*K - 1)*C*H_out*W_out (compares)", 3),
+    pool<nn::AvgPool2d, nn::AvgPool2dOptions>("AvgPool2d", "nn.AvgPool2d", "AvgPool2d(2,stride=2) 128ch 32x32",
+                                              "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)", 4),
+    dropout(),
+  };
+  return layers;
+}
+
+const LayerSpec& find_layer(const std::string& name)
+{
+  const LayerSpec* closest = nullptr;
+  size_t best = 4;
+  for (const auto& spec : catalog()) {
+    if (spec.name == name) {
+      return spec;
+    }
+    const size_t distance = edit_distance(name, spec.name);
+    if (distance < best) {
+      best = distance;
+      closest = &spec;
+    }
+  }
+  std::string message = "unknown layer '" + name + "'";
+  if (closest) {
+    message += ", did you mean '" + closest->name + "'?";
+  }
+  throw UsageError(message + " (see 'layerbench layers')");
+}
+
+int64_t count_parameters(const torch::nn::Module& module)
+{
+  int64_t total = 0;
+  for (const auto& parameter : module.parameters()) {
+    total += parameter.numel();
+  }
+  return total;
+}
+
+dataset::Layer describe(const LayerSpec& spec)
+{
+  dataset::Layer layer;
+  layer.name = spec.name;
+  layer.module = spec.module;
+  layer.config = spec.config;
+  layer.input_shape = spec.input_shape;
+  layer.mode = spec.mode;
+  layer.params = spec.params();
+  layer.params_formula = spec.params_formula;
+  layer.flops_per_sample = spec.flops();
+  layer.flops_formula = spec.flops_formula;
+  layer.matmul_flops_per_sample = spec.matmul_flops();
+  return layer;
+}
+
+} // namespace layerbench::bench

@@ -3,11 +3,62 @@
 
 #include "util/error.hpp"
 
+#if LAYERBENCH_WITH_TORCH
+
+#include "bench/catalog.hpp"
+#include "dataset/io.hpp"
+#include "util/format.hpp"
+
+#include <iomanip>
+#include <iostream>
+
+namespace po = boost::program_options;
+
+namespace layerbench::cli {
+
+int cmd_layers(const Arguments& arguments)
+{
+  po::options_description options("layers options");
+  options.add_options()("format", po::value<std::string>()->default_value("text"), "text or json");
+  const auto values = parse("layers", "[--format text|json]", options, arguments);
+  if (!values) {
+    return 0;
+  }
+  const auto format = (*values)["format"].as<std::string>();
+  if (format != "text" && format != "json") {
+    throw UsageError("layers: --format: '" + format + "' is not one of text, json");
+  }
+  dataset::Dataset described;
+  for (const auto& spec : bench::catalog()) {
+    auto layer = bench::describe(spec);
+    layer.params_counted = bench::count_parameters(*spec.instantiate(1, torch::kCPU).module);
+    described.layers.push_back(layer);
+  }
+  if (format == "json") {
+    std::cout << dataset::to_json(described)["layers"].dump(2) << "\n";
+    return 0;
+  }
+  std::cout << std::left << std::setw(20) << "layer" << std::setw(38) << "config" << std::right << std::setw(12)
+            << "params" << std::setw(10) << "FLOPs" << "  mode\n";
+  for (const auto& layer : described.layers) {
+    std::cout << std::left << std::setw(20) << layer.name << std::setw(38) << layer.config << std::right
+              << std::setw(12) << util::format_thousands(*layer.params) << std::setw(10)
+              << util::format_si(*layer.flops_per_sample) << "  " << dataset::to_string(layer.mode) << "\n";
+  }
+  return 0;
+}
+
+} // namespace layerbench::cli
+
+#else
+
 namespace layerbench::cli {
 
 int cmd_layers(const Arguments&)
 {
-  throw Error("layers: not implemented yet");
+  throw Error("layers: this layerbench was built without LibTorch (LAYERBENCH_WITH_TORCH=OFF)");
 }
 
 } // namespace layerbench::cli
+
+#endif

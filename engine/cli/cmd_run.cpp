@@ -3,11 +3,261 @@
 
 #include "util/error.hpp"
 
+#if LAYERBENCH_WITH_TORCH
+
+#include "bench/catalog.hpp"
+#include "bench/runner.hpp"
+#include "dataset/shard.hpp"
+#include "dataset/io.hpp"
+#include "util/format.hpp"
+#include "util/time.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <unistd.h>
+#include <algorithm>
+
+namespace po = boost::program_options;
+
+namespace layerbench::cli {
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_interrupt(int)
+{
+  g_interrupted.store(true);
+  // A second Ctrl-C ends the process at once.
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
+
+std::vector<std::string> split(const std::string& text)
+{
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, ',')) {
+    if (!part.empty()) {
+      parts.push_back(part);
+    }
+  }
+  return parts;
+}
+
+std::vector<std::string> parse_layers(const std::string& text)
+{
+  std::vector<std::string> layers;
+  std::set<std::string> seen;
+  for (const auto& name : split(text)) {
+    bench::find_layer(name); // throws UsageError with a hint
+    if (!seen.insert(name).second) {
+      throw UsageError("--layers: '" + name + "' is given twice");
+    }
+    layers.push_back(name);
+  }
+  if (layers.empty()) {
+    throw UsageError("--layers: no layer named");
+  }
+  return layers;
+}
+
+std::vector<int> parse_batch_sizes(const std::string& text)
+{
+  std::vector<int> sizes;
+  for (const auto& part : split(text)) {
+    size_t used = 0;
+    long value = 0;
+    try {
+      value = std::stol(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != part.size() || value < 1 || value > 1 << 20) {
+      throw UsageError("--batch-sizes: '" + part + "' is not a batch size (a whole number from 1 to 1048576)");
+    }
+    if (std::find(sizes.begin(), sizes.end(), value) != sizes.end()) {
+      throw UsageError("--batch-sizes: " + part + " is given twice");
+    }
+    sizes.push_back(static_cast<int>(value));
+  }
+  if (sizes.empty()) {
+    throw UsageError("--batch-sizes: no batch size given");
+  }
+  return sizes;
+}
+
+void require(bool condition, const std::string& message)
+{
+  if (!condition) {
+    throw UsageError(message);
+  }
+}
+
+void apply_overrides(const po::variables_map& values, bench::MeasureSettings& settings)
+{
+  if (values.count("warmup")) {
+    settings.warmup_seconds = values["warmup"].as<double>();
+    require(settings.warmup_seconds >= 0, "--warmup: must be 0 or more seconds");
+  }
+  if (values.count("warmup-iterations")) {
+    settings.warmup_min_iterations = values["warmup-iterations"].as<int>();
+    require(settings.warmup_min_iterations >= 0, "--warmup-iterations: must be 0 or more");
+  }
+  if (values.count("block-target")) {
+    settings.block_target_seconds = values["block-target"].as<double>();
+    require(settings.block_target_seconds > 0, "--block-target: must be more than 0 seconds");
+  }
+  auto& rule = settings.stopping;
+  if (values.count("noise-target")) {
+    rule.noise_target = values["noise-target"].as<double>();
+    require(rule.noise_target > 0 && rule.noise_target < 1, "--noise-target: must be between 0 and 1 (0.05 is 5%)");
+  }
+  if (values.count("min-samples")) {
+    rule.min_samples = values["min-samples"].as<int>();
+    require(rule.min_samples >= 1, "--min-samples: must be at least 1");
+  }
+  if (values.count("max-samples")) {
+    rule.max_samples = values["max-samples"].as<int>();
+  }
+  require(rule.max_samples >= rule.min_samples, "--max-samples: must be at least --min-samples ("
+                                                  + std::to_string(rule.min_samples) + ")");
+  if (values.count("cell-budget")) {
+    rule.budget_seconds = values["cell-budget"].as<double>();
+    require(rule.budget_seconds > 0, "--cell-budget: must be more than 0 seconds");
+  }
+}
+
+// Fails before anything is measured if the result could not be written.
+void check_output(const std::filesystem::path& out, bench::Resume resume)
+{
+  if (std::filesystem::exists(out)) {
+    throw Error(out.string() + ": already exists; a dataset is never overwritten (choose another --out)");
+  }
+  const auto directory = out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
+  if (!std::filesystem::is_directory(directory)) {
+    throw Error(out.string() + ": cannot write: directory " + directory.string() + " does not exist");
+  }
+  const auto checkpoint = bench::checkpoint_path(out);
+  if (resume == bench::Resume::no && std::filesystem::exists(checkpoint)) {
+    throw Error(checkpoint.string() + ": an interrupted run left its checkpoint here; continue it with --resume, "
+                "or delete the file to start afresh");
+  }
+  // Prove the directory is writable now rather than after minutes of measuring.
+  const auto probe = util::write_file_atomic(directory / (".layerbench-write-test-" + std::to_string(::getpid())),
+                                             "", util::Overwrite::yes);
+  if (!probe) {
+    throw Error(out.string() + ": cannot write: " + probe.error());
+  }
+  std::filesystem::remove(directory / (".layerbench-write-test-" + std::to_string(::getpid())));
+}
+
+po::options_description run_options()
+{
+  po::options_description options("run options");
+  options.add_options()
+    ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
+    ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu or cuda")
+    ("layers", po::value<std::string>(), "comma-separated subset of the catalog (default: all 14; see 'layerbench layers')")
+    ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes")
+    ("resume", "continue an interrupted run from OUT.partial")
+    ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"); see 'layerbench merge'")
+    ("threads", po::value<int>()->default_value(0), "intra-op threads for the CPU (0: torch's default)")
+    ("warmup", po::value<double>(), "warm-up seconds after the first call (default: CPU 0.05, CUDA 0.2)")
+    ("warmup-iterations", po::value<int>(), "at least this many warm-up iterations (default: CPU 1, CUDA 3)")
+    ("block-target", po::value<double>(), "seconds one timed block of iterations lasts at least (default: CPU 0.01, CUDA 0.001)")
+    ("noise-target", po::value<double>(), "stop when (p75-p25)/median is at most this (default: CPU 0.05, CUDA 0.02)")
+    ("min-samples", po::value<int>(), "samples always taken (default: CPU 5, CUDA 10)")
+    ("max-samples", po::value<int>(), "samples at most (default: CPU 100, CUDA 1000)")
+    ("cell-budget", po::value<double>(), "seconds per cell after which sampling stops, target met or not, once 3 "
+                                         "samples are in (default: CPU 1.5, CUDA 2)");
+  return options;
+}
+
+int run(const po::variables_map& values)
+{
+  const auto choice = bench::parse_device_choice(values["device"].as<std::string>());
+  bench::RunOptions options;
+  if (values.count("layers")) {
+    options.layers = parse_layers(values["layers"].as<std::string>());
+  }
+  options.batch_sizes = parse_batch_sizes(values["batch-sizes"].as<std::string>());
+  options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
+  options.threads = values["threads"].as<int>();
+  require(options.threads >= 0, "--threads: must be 0 or more");
+  if (values.count("shard")) {
+    options.shard = values["shard"].as<std::string>();
+    dataset::parse_shard(options.shard);
+  }
+  std::string out = values.count("out") ? values["out"].as<std::string>() : "";
+  if (out.empty()) {
+    auto stamp = util::utc_now();
+    stamp.erase(std::remove(stamp.begin(), stamp.end(), ':'), stamp.end());
+    out = "layerbench-" + stamp + ".json";
+  }
+  options.out = out;
+  options.command_line = invocation();
+  check_output(options.out, options.resume);
+
+  auto backend = bench::make_backend(choice);
+  options.settings = bench::default_settings(backend->device().type());
+  apply_overrides(values, options.settings);
+
+  std::cerr << "layerbench: measuring on " << (backend->device().is_cuda() ? "CUDA" : "CPU") << ", checkpoint "
+            << bench::checkpoint_path(options.out).string() << "\n";
+  std::signal(SIGINT, on_interrupt);
+  std::signal(SIGTERM, on_interrupt);
+  const auto start = std::chrono::steady_clock::now();
+  const auto result = bench::run_matrix(options, *backend, g_interrupted);
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+
+  dataset::save(options.out, result, util::Overwrite::no);
+  std::filesystem::remove(bench::checkpoint_path(options.out));
+
+  size_t skipped = 0;
+  size_t met = 0;
+  for (const auto& cell : result.results) {
+    skipped += cell.status == dataset::CellStatus::skipped ? 1 : 0;
+    met += cell.stats && cell.stats->noise_target_met.value_or(false) ? 1 : 0;
+  }
+  std::cout << "wrote " << options.out.string() << ": " << result.results.size() << " cells, " << skipped
+            << " skipped, " << met << " met the noise target of "
+            << util::format_fixed(options.settings.stopping.noise_target * 100, 1) << "%; wall time "
+            << util::format_fixed(wall.count(), 1) << " s\n";
+  return 0;
+}
+
+} // namespace
+
+int cmd_run(const Arguments& arguments)
+{
+  const auto values = parse("run", "[options]", run_options(), arguments);
+  if (!values) {
+    return 0;
+  }
+  try {
+    return run(*values);
+  } catch (const c10::Error& error) {
+    throw Error(std::string("torch: ") + error.what_without_backtrace());
+  }
+}
+
+} // namespace layerbench::cli
+
+#else
+
 namespace layerbench::cli {
 
 int cmd_run(const Arguments&)
 {
-  throw Error("run: not implemented yet");
+  throw Error("run: this layerbench was built without LibTorch (LAYERBENCH_WITH_TORCH=OFF)");
 }
 
 } // namespace layerbench::cli
+
+#endif

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The benchmark's layers: one entry each. An entry knows how to build its module and input, its
+// configuration text and its parameter and FLOP formulas. Adding a layer is adding one entry.
+//
+// FLOP convention (also written into every dataset's methodology):
+//  - matrix work: 2 FLOPs per multiply-accumulate in matrix products, convolutions and attention
+//    (QK^T and AV). This is what an op-level counter such as torch.utils.flop_counter sees.
+//  - elementwise work: 1 FLOP per add, multiply, compare or divide per element: bias adds, residual
+//    adds, gate arithmetic of recurrent cells, softmax (max, subtract, sum, divide: 4 per score), ReLU,
+//    normalisation (LayerNorm 7 per element; BatchNorm in eval 2, its statistics folded into a scale
+//    and shift), pooling (max: K*K-1 compares per output; average: K*K), Dropout's scaling multiply.
+//  - not counted: transcendental functions (exp, tanh, sigmoid, rsqrt), random number generation,
+//    memory movement (Embedding is a lookup: 0), and the head-averaged attention weights that
+//    nn::MultiheadAttention also returns.
+
+#include "dataset/dataset.hpp"
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace layerbench::bench {
+
+// One built layer with its input on a device, ready to run.
+struct Instance
+{
+  std::shared_ptr<torch::nn::Module> module;
+  std::function<torch::Tensor()> forward; // one forward pass on the stored input
+};
+
+struct LayerSpec
+{
+  std::string name;   // catalog key, "Conv2d"
+  std::string module; // "nn.Conv2d"
+  std::string config; // as the reference page writes it
+  std::string input_shape;
+  dataset::LayerMode mode = dataset::LayerMode::eval;
+  std::string params_formula;
+  std::string flops_formula;
+  std::function<int64_t()> params;             // the formula, evaluated on this entry's configuration
+  std::function<double()> matmul_flops;        // per sample
+  std::function<double()> elementwise_flops;   // per sample
+  std::function<Instance(int64_t batch_size, torch::Device device)> instantiate;
+
+  double flops() const { return matmul_flops() + elementwise_flops(); }
+};
+
+const std::vector<LayerSpec>& catalog();
+
+// Throws UsageError naming the unknown layer and the closest known one.
+const LayerSpec& find_layer(const std::string& name);
+
+int64_t count_parameters(const torch::nn::Module& module);
+
+// The dataset's description of a layer (counted parameters left empty: that needs the module).
+dataset::Layer describe(const LayerSpec& spec);
+
+} // namespace layerbench::bench

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+#include "bench/cpu_backend.hpp"
+
+#include <c10/core/CPUAllocator.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <unordered_map>
+
+namespace layerbench::bench {
+
+namespace {
+
+// Wraps the CPU allocator in force and keeps the live and peak byte counts. Installed once, for the
+// life of the process: storage allocated through it must come back through its deleter.
+class CountingAllocator final : public c10::Allocator
+{
+public:
+  explicit CountingAllocator(c10::Allocator* base) : m_base(base) {}
+
+  c10::DataPtr allocate(size_t bytes) override
+  {
+    c10::DataPtr inner = m_base->allocate(bytes);
+    const auto deleter = inner.get_deleter();
+    void* data = inner.release_context();
+    {
+      std::lock_guard<std::mutex> lock(m_mutex);
+      m_sizes[data] = {bytes, deleter};
+      m_live += static_cast<int64_t>(bytes);
+      if (m_live > m_peak) {
+        m_peak = m_live;
+      }
+    }
+    return {data, data, &CountingAllocator::release, c10::Device(c10::DeviceType::CPU)};
+  }
+
+  c10::DeleterFnPtr raw_deleter() const override { return &CountingAllocator::release; }
+
+  void copy_data(void* dest, const void* src, std::size_t count) const override
+  {
+    default_copy_data(dest, src, count);
+  }
+
+  static CountingAllocator& instance();
+
+  int64_t live()
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_live;
+  }
+  int64_t peak()
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    return m_peak;
+  }
+  void reset_peak()
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_peak = m_live;
+  }
+
+private:
+  static void release(void* data)
+  {
+    auto& self = instance();
+    c10::DeleterFnPtr deleter = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(self.m_mutex);
+      const auto found = self.m_sizes.find(data);
+      if (found == self.m_sizes.end()) {
+        return; // not ours; cannot happen while the allocator is installed for the whole process
+      }
+      self.m_live -= static_cast<int64_t>(found->second.bytes);
+      deleter = found->second.deleter;
+      self.m_sizes.erase(found);
+    }
+    if (deleter) {
+      deleter(data);
+    }
+  }
+
+  struct Allocation
+  {
+    size_t bytes;
+    c10::DeleterFnPtr deleter;
+  };
+
+  c10::Allocator* m_base;
+  std::mutex m_mutex;
+  std::unordered_map<void*, Allocation> m_sizes;
+  int64_t m_live = 0;
+  int64_t m_peak = 0;
+};
+
+CountingAllocator& CountingAllocator::instance()
+{
+  // Installed on first use with a priority above the default, and never removed.
+  static CountingAllocator* allocator = [] {
+    auto* created = new CountingAllocator(c10::GetCPUAllocator());
+    c10::SetCPUAllocator(created, /*priority=*/100);
+    return created;
+  }();
+  return *allocator;
+}
+
+class CpuBackend final : public DeviceBackend
+{
+public:
+  CpuBackend() : DeviceBackend(torch::kCPU) { CountingAllocator::instance(); }
+
+  BlockTime time_block(const std::function<void()>& body, int64_t iterations) override
+  {
+    const auto start = std::chrono::steady_clock::now();
+    for (int64_t i = 0; i < iterations; ++i) {
+      body();
+    }
+    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+    return {elapsed.count(), elapsed.count()};
+  }
+
+  void synchronize() override {}
+
+  void reset_peak_memory() override { CountingAllocator::instance().reset_peak(); }
+  std::optional<int64_t> peak_memory_bytes() override { return CountingAllocator::instance().peak(); }
+
+  std::string timer_name() const override { return "steady-clock"; }
+  std::string memory_method() const override
+  {
+    return "CPU: peak live bytes of tensor storage allocated through c10's CPU allocator (wrapped by a "
+           "counting allocator) during one steady-state forward, parameters and input included; scratch "
+           "memory that oneDNN and MKL allocate for themselves is not seen.";
+  }
+
+  void describe(dataset::Environment& environment) const override
+  {
+    environment.device.type = "cpu";
+    environment.device.name = environment.cpu_model;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<DeviceBackend> make_cpu_backend() { return std::make_unique<CpuBackend>(); }
+
+int64_t cpu_live_bytes() { return CountingAllocator::instance().live(); }
+int64_t cpu_peak_bytes() { return CountingAllocator::instance().peak(); }
+void cpu_reset_peak() { CountingAllocator::instance().reset_peak(); }
+
+} // namespace layerbench::bench

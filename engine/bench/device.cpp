@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "bench/device.hpp"
+
+#include "bench/cpu_backend.hpp"
+#include "bench/cuda_backend.hpp"
+#include "util/error.hpp"
+
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <ATen/Version.h>
+#include <fstream>
+#include <regex>
+#include <sys/utsname.h>
+#include <thread>
+
+namespace layerbench::bench {
+
+bool DeviceBackend::is_out_of_memory(const std::exception& error) const
+{
+  if (dynamic_cast<const c10::OutOfMemoryError*>(&error) != nullptr) {
+    return true;
+  }
+  const std::string what = error.what();
+  return what.find("out of memory") != std::string::npos || what.find("std::bad_alloc") != std::string::npos;
+}
+
+DeviceChoice parse_device_choice(const std::string& text)
+{
+  if (text == "auto") {
+    return DeviceChoice::automatic;
+  }
+  if (text == "cpu") {
+    return DeviceChoice::cpu;
+  }
+  if (text == "cuda") {
+    return DeviceChoice::cuda;
+  }
+  throw UsageError("--device: '" + text + "' is not one of auto, cpu, cuda");
+}
+
+bool cuda_available() { return torch::cuda::is_available(); }
+
+std::unique_ptr<DeviceBackend> make_backend(DeviceChoice choice)
+{
+  if (choice == DeviceChoice::cuda || (choice == DeviceChoice::automatic && cuda_available())) {
+    return make_cuda_backend();
+  }
+  return make_cpu_backend();
+}
+
+namespace {
+
+std::string first_match(const std::string& text, const std::string& pattern)
+{
+  std::smatch match;
+  if (std::regex_search(text, match, std::regex(pattern))) {
+    return match[1].str();
+  }
+  return {};
+}
+
+std::string cpu_model()
+{
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      return colon == std::string::npos ? line : line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+std::string operating_system()
+{
+  std::string name = "unknown";
+  std::ifstream release("/etc/os-release");
+  std::string line;
+  while (std::getline(release, line)) {
+    if (line.rfind("PRETTY_NAME=", 0) == 0) {
+      name = line.substr(12);
+      name.erase(std::remove(name.begin(), name.end(), '"'), name.end());
+    }
+  }
+  utsname host{};
+  if (uname(&host) == 0) {
+    name += std::string(", ") + host.sysname + " " + host.release + " " + host.machine;
+  }
+  return name;
+}
+
+std::string blas(const std::string& config, const std::string& parallel)
+{
+  // "Intel(R) oneAPI Math Kernel Library Version 2024.2-Product Build ..." names the version;
+  // BLAS_INFO=mkl only the family.
+  const auto mkl = first_match(parallel + config, "(Intel\\(R\\) oneAPI Math Kernel Library Version [0-9.]+)");
+  if (!mkl.empty()) {
+    return mkl;
+  }
+  const auto family = first_match(config, "BLAS_INFO=([^,]+)");
+  return family.empty() ? "unknown" : family;
+}
+
+} // namespace
+
+void describe_host(dataset::Environment& environment)
+{
+  const std::string config = at::show_config();
+  const std::string parallel = at::get_parallel_info();
+  environment.torch_version = first_match(config, "TORCH_VERSION=([^,]+)");
+  environment.torch_git_hash = first_match(config, "COMMIT_SHA=([0-9a-f]+)");
+  if (environment.torch_version.empty()) {
+    environment.torch_version = "unknown";
+  }
+  if (environment.torch_git_hash.empty()) {
+    environment.torch_git_hash = "unknown";
+  }
+#if defined(__clang__)
+  environment.compiler = std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  environment.compiler = std::string("gcc ") + __VERSION__;
+#else
+  environment.compiler = "unknown";
+#endif
+  environment.cpu_model = cpu_model();
+  environment.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
+  environment.threads = at::get_num_threads();
+  environment.blas = blas(config, parallel);
+  environment.os = operating_system();
+  environment.matmul_allow_tf32 = at::globalContext().allowTF32CuBLAS();
+  environment.cudnn_allow_tf32 = at::globalContext().allowTF32CuDNN();
+  environment.cudnn_benchmark = at::globalContext().benchmarkCuDNN();
+}
+
+} // namespace layerbench::bench

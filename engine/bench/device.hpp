@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// What differs between measuring on a CUDA GPU and on the CPU: the clock, the memory probe and the
+// facts recorded about the machine. Everything above this header is device-agnostic.
+
+#include "dataset/dataset.hpp"
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace layerbench::bench {
+
+struct BlockTime
+{
+  double device_seconds = 0; // CUDA events on the GPU; the same as host_seconds on the CPU
+  double host_seconds = 0;   // steady clock around the block, synchronised at its end
+};
+
+class DeviceBackend
+{
+public:
+  virtual ~DeviceBackend() = default;
+
+  torch::Device device() const { return m_device; }
+
+  // Runs `body` `iterations` times back to back and times the block.
+  virtual BlockTime time_block(const std::function<void()>& body, int64_t iterations) = 0;
+  virtual void synchronize() = 0;
+
+  // Peak bytes live during the forward passes since the last reset, parameters and input included.
+  virtual void reset_peak_memory() = 0;
+  virtual std::optional<int64_t> peak_memory_bytes() = 0;
+
+  virtual std::string timer_name() const = 0;
+  virtual std::string memory_method() const = 0;
+  virtual void describe(dataset::Environment& environment) const = 0;
+
+  // True when `error` says the device ran out of memory: such a cell is skipped, not fatal.
+  virtual bool is_out_of_memory(const std::exception& error) const;
+
+protected:
+  explicit DeviceBackend(torch::Device device) : m_device(device) {}
+
+private:
+  torch::Device m_device;
+};
+
+enum class DeviceChoice { automatic, cpu, cuda };
+
+DeviceChoice parse_device_choice(const std::string& text); // throws UsageError naming --device
+bool cuda_available();
+
+// Throws Error when CUDA is asked for and there is none.
+std::unique_ptr<DeviceBackend> make_backend(DeviceChoice choice);
+
+// Facts about the host and the torch build, filled in for every device.
+void describe_host(dataset::Environment& environment);
+
+} // namespace layerbench::bench

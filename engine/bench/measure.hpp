@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "bench/catalog.hpp"
+#include "bench/device.hpp"
+#include "bench/statistics.hpp"
+#include "dataset/dataset.hpp"
+
+#include <atomic>
+
+namespace layerbench::bench {
+
+struct MeasureSettings
+{
+  double warmup_seconds = 0.1;
+  int warmup_min_iterations = 2;
+  // A sample times a block of back-to-back iterations that lasts at least this long, so the clock's
+  // and the events' own cost (microseconds) stays under a percent of what is measured.
+  double block_target_seconds = 0.002;
+  StoppingRule stopping;
+};
+
+// Measures one (layer, batch size) cell. A cell that cannot run (out of memory, an op the device
+// does not support) comes back skipped with the reason; `interrupted` abandons the cell (nullopt).
+std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
+                                          int batch_size,
+                                          const MeasureSettings& settings,
+                                          DeviceBackend& backend,
+                                          const std::atomic<bool>& interrupted);
+
+} // namespace layerbench::bench

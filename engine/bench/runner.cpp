@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: MIT
+#include "bench/runner.hpp"
+
+#include "bench/catalog.hpp"
+#include "bench/speed_class.hpp"
+#include "dataset/io.hpp"
+#include "dataset/shard.hpp"
+#include "util/build_info.hpp"
+#include "util/error.hpp"
+#include "util/format.hpp"
+#include "util/progress.hpp"
+#include "util/time.hpp"
+
+#include <ATen/Parallel.h>
+#include <algorithm>
+#include <cctype>
+
+namespace layerbench::bench {
+
+namespace {
+
+const char* const k_flop_convention =
+  "2 FLOPs per multiply-accumulate in matrix products, convolutions and attention (matmul_flops_per_sample, "
+  "what torch.utils.flop_counter counts), plus 1 FLOP per elementwise add, multiply, compare or divide: bias and "
+  "residual adds, recurrent gate arithmetic, softmax at 4 per score, ReLU, LayerNorm at 7 and eval BatchNorm at 2 per "
+  "element, pooling at K*K-1 compares (max) or K*K (average) per output, Dropout's scaling multiply. Not counted: "
+  "exp, tanh, sigmoid and other transcendentals, random number generation, memory movement (Embedding: 0), the "
+  "head-averaged attention weights. Per sample; a cell's work is that times the batch size.";
+
+std::string slug(const std::string& text)
+{
+  std::string result;
+  for (char c : text) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      result += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!result.empty() && result.back() != '-') {
+      result += '-';
+    }
+  }
+  while (!result.empty() && result.back() == '-') {
+    result.pop_back();
+  }
+  return result.empty() ? "device" : result;
+}
+
+dataset::Methodology methodology(const RunOptions& options, const std::vector<std::string>& layers, const DeviceBackend& backend)
+{
+  const auto& s = options.settings;
+  dataset::Methodology m;
+  m.timer = backend.timer_name();
+  m.dtype = "float32";
+  m.inference_mode = true;
+  m.layers = layers;
+  m.batch_sizes = options.batch_sizes;
+  m.warmup_seconds = s.warmup_seconds;
+  m.warmup_min_iterations = s.warmup_min_iterations;
+  m.block_target_seconds = s.block_target_seconds;
+  m.noise_metric = "iqr_over_median";
+  m.noise_target = s.stopping.noise_target;
+  m.min_samples = s.stopping.min_samples;
+  m.max_samples = s.stopping.max_samples;
+  m.cell_budget_seconds = s.stopping.budget_seconds;
+  m.flop_convention = k_flop_convention;
+  m.memory_method = backend.memory_method();
+  m.speed_class_rule = speed_class_rule();
+  m.shard = options.shard;
+  return m;
+}
+
+dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::string>& layers, DeviceBackend& backend)
+{
+  dataset::Dataset result;
+  result.kind = dataset::Kind::measured;
+  result.created = util::utc_now();
+  dataset::Environment environment;
+  describe_host(environment);
+  backend.describe(environment);
+  result.id = "local-" + slug(environment.device.name);
+  result.version = 0;
+  result.title = "Forward pass of 14 PyTorch layers on " + environment.device.name + " (local run)";
+  result.license.attribution = "LayerBench contributors, PyTorch layer forward-pass benchmark, measured with layerbench "
+                               + std::string(build_info::k_version) + ", licensed CC BY 4.0";
+  result.creators.push_back({"LayerBench contributors", ""});
+  result.provenance.tool_version = build_info::k_version;
+  result.provenance.git_commit = build_info::k_git_commit;
+  result.provenance.command_line = options.command_line;
+  result.environment = environment;
+  result.methodology = methodology(options, layers, backend);
+  for (const auto& name : layers) {
+    result.layers.push_back(describe(find_layer(name)));
+  }
+  return result;
+}
+
+// A checkpoint may only be continued by the same matrix on the same device with the same knobs.
+void check_resumable(const dataset::Dataset& saved, const dataset::Dataset& fresh, const std::string& origin)
+{
+  auto same = [&](const std::string& what, const std::string& a, const std::string& b) {
+    if (a != b) {
+      throw Error(origin + ": cannot resume: " + what + " differs (checkpoint: " + a + ", now: " + b + ")");
+    }
+  };
+  same("device", saved.environment->device.name, fresh.environment->device.name);
+  same("torch version", saved.environment->torch_version, fresh.environment->torch_version);
+  const auto methodology_text = [](const dataset::Dataset& d) {
+    auto json = dataset::to_json(d)["methodology"];
+    return json.dump();
+  };
+  same("methodology (layers, batch sizes or measurement options)", methodology_text(saved), methodology_text(fresh));
+}
+
+void save_checkpoint(const std::filesystem::path& path, const dataset::Dataset& partial)
+{
+  dataset::save(path, partial, util::Overwrite::yes);
+}
+
+std::string describe_cell(const dataset::Cell& cell)
+{
+  if (cell.status == dataset::CellStatus::skipped) {
+    return "skipped (" + cell.skip_reason + ")";
+  }
+  const auto& s = *cell.stats;
+  return util::format_significant(s.median_ms, 3) + " ms median, noise " + util::format_fixed(*s.noise * 100, 1)
+         + "% over " + std::to_string(*s.samples) + " samples" + (*s.noise_target_met ? "" : " (target not met)");
+}
+
+} // namespace
+
+MeasureSettings default_settings(torch::DeviceType device)
+{
+  MeasureSettings settings;
+  if (device == torch::kCUDA) {
+    settings.warmup_seconds = 0.2;
+    settings.warmup_min_iterations = 3;
+    settings.block_target_seconds = 0.001;
+    settings.stopping = {0.02, 10, 1000, 2.0};
+    return settings;
+  }
+  settings.warmup_seconds = 0.05;
+  settings.warmup_min_iterations = 1;
+  settings.block_target_seconds = 0.01;
+  settings.stopping = {0.05, 5, 100, 1.5};
+  return settings;
+}
+
+std::filesystem::path checkpoint_path(const std::filesystem::path& out)
+{
+  return out.string() + ".partial";
+}
+
+dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted)
+{
+  std::vector<std::string> layers = options.layers;
+  if (layers.empty()) {
+    for (const auto& spec : catalog()) {
+      layers.push_back(spec.name);
+    }
+  }
+  if (options.threads > 0) {
+    at::set_num_threads(options.threads);
+  }
+  const auto checkpoint = checkpoint_path(options.out);
+  auto result = new_dataset(options, layers, backend);
+  if (options.resume == Resume::yes) {
+    if (!std::filesystem::exists(checkpoint)) {
+      throw Error(checkpoint.string() + ": no checkpoint to resume from");
+    }
+    auto saved = dataset::load(checkpoint);
+    check_resumable(saved, result, checkpoint.string());
+    result.results = saved.results;
+    result.created = saved.created;
+  }
+
+  const auto shard = options.shard.empty() ? std::optional<dataset::Shard>() : dataset::parse_shard(options.shard);
+  std::vector<std::pair<const LayerSpec*, int>> todo;
+  size_t index = 0;
+  for (const auto& name : layers) {
+    const auto& spec = find_layer(name);
+    for (int batch : options.batch_sizes) {
+      const bool mine = !shard || dataset::in_shard(*shard, index);
+      ++index;
+      if (mine && !dataset::find_cell(result, name, batch)) {
+        todo.emplace_back(&spec, batch);
+      }
+    }
+  }
+
+  util::Progress progress(todo.size(), util::progress_style_for(stderr));
+  for (const auto& [spec, batch] : todo) {
+    progress.start(spec->name + " batch " + std::to_string(batch));
+    auto cell = measure_cell(*spec, batch, options.settings, backend, interrupted);
+    if (!cell) {
+      save_checkpoint(checkpoint, result);
+      throw Error("interrupted: " + std::to_string(result.results.size()) + " finished cells are saved in "
+                  + checkpoint.string() + "; continue with the same command and --resume");
+    }
+    progress.finish(describe_cell(*cell));
+    result.results.push_back(std::move(*cell));
+    save_checkpoint(checkpoint, result);
+  }
+
+  // Matrix order, whatever order resuming and sharding left the cells in.
+  auto position = [&](const dataset::Cell& cell) {
+    const auto layer = std::find(layers.begin(), layers.end(), cell.layer) - layers.begin();
+    const auto batch = std::find(options.batch_sizes.begin(), options.batch_sizes.end(), cell.batch_size)
+                       - options.batch_sizes.begin();
+    return std::make_pair(layer, batch);
+  };
+  std::stable_sort(result.results.begin(), result.results.end(),
+                   [&](const auto& a, const auto& b) { return position(a) < position(b); });
+
+  // Counted from a module built on the CPU: the count does not depend on the device.
+  for (auto& layer : result.layers) {
+    layer.params_counted = count_parameters(*find_layer(layer.name).instantiate(1, torch::kCPU).module);
+  }
+  assign_speed_classes(result);
+  return result;
+}
+
+} // namespace layerbench::bench

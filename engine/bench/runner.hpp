@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "bench/device.hpp"
+#include "bench/measure.hpp"
+#include "dataset/dataset.hpp"
+
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace layerbench::bench {
+
+enum class Resume { no, yes };
+
+struct RunOptions
+{
+  std::vector<std::string> layers; // catalog order when empty
+  std::vector<int> batch_sizes{1, 8, 32, 128};
+  MeasureSettings settings;
+  std::filesystem::path out;
+  Resume resume = Resume::no;
+  int threads = 0; // 0: torch's default
+  // Which cells of the matrix this process measures; "i/n", empty for all.
+  std::string shard;
+  std::string command_line; // for provenance
+};
+
+// Default measurement settings for a device: the CPU ones keep the whole matrix on a 2-core machine
+// within a few minutes; the GPU ones aim at a tighter noise target.
+MeasureSettings default_settings(torch::DeviceType device);
+
+// Where finished cells are checkpointed while a run is under way.
+std::filesystem::path checkpoint_path(const std::filesystem::path& out);
+
+// Measures the matrix, writing a checkpoint after every cell, and returns the finished dataset
+// (the caller saves it). On `interrupted` it saves the checkpoint and throws Error saying how to resume.
+dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted);
+
+} // namespace layerbench::bench

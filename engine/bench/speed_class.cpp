@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "bench/speed_class.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace layerbench::bench {
+
+namespace {
+
+constexpr int k_reference_batch = 32;
+
+int reference_batch(const dataset::Dataset& dataset)
+{
+  if (!dataset.methodology || dataset.methodology->batch_sizes.empty()) {
+    return k_reference_batch;
+  }
+  const auto& sizes = dataset.methodology->batch_sizes;
+  if (std::find(sizes.begin(), sizes.end(), k_reference_batch) != sizes.end()) {
+    return k_reference_batch;
+  }
+  return *std::max_element(sizes.begin(), sizes.end());
+}
+
+} // namespace
+
+std::string speed_class_rule()
+{
+  return "At batch size 32 (or the run's largest batch size without 32), the layer with the smallest median is "
+         "Fastest; every other layer is classed by its median over that smallest one: under 10x Fast, under 100x "
+         "Medium, under 1000x Slow, else Very Slow.";
+}
+
+std::string speed_class_for_ratio(double ratio)
+{
+  if (ratio <= 1.0) {
+    return "Fastest";
+  }
+  if (ratio < 10.0) {
+    return "Fast";
+  }
+  if (ratio < 100.0) {
+    return "Medium";
+  }
+  if (ratio < 1000.0) {
+    return "Slow";
+  }
+  return "Very Slow";
+}
+
+void assign_speed_classes(dataset::Dataset& dataset)
+{
+  const int batch = reference_batch(dataset);
+  std::map<std::string, double> medians;
+  for (const auto& cell : dataset.results) {
+    if (cell.batch_size == batch && cell.status == dataset::CellStatus::ok && cell.stats) {
+      medians[cell.layer] = cell.stats->median_ms;
+    }
+  }
+  double fastest = 0;
+  std::string fastest_layer;
+  for (const auto& [layer, median] : medians) {
+    if (fastest_layer.empty() || median < fastest) {
+      fastest = median;
+      fastest_layer = layer;
+    }
+  }
+  for (auto& layer : dataset.layers) {
+    const auto found = medians.find(layer.name);
+    if (found == medians.end() || fastest <= 0) {
+      layer.speed_class.clear();
+      continue;
+    }
+    // Only the one fastest layer is "Fastest", even if another is within rounding of it.
+    layer.speed_class = layer.name == fastest_layer ? "Fastest"
+                                                    : speed_class_for_ratio(std::max(found->second / fastest, 1.0 + 1e-12));
+  }
+}
+
+} // namespace layerbench::bench

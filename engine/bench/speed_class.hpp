@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "dataset/dataset.hpp"
+
+#include <string>
+
+namespace layerbench::bench {
+
+// The rule, as written into each dataset's methodology.
+std::string speed_class_rule();
+
+// Sets each layer's speed_class from the medians at the reference batch size (32, or the largest
+// batch size of the run when 32 is not in it). Layers without a measured cell there get none.
+void assign_speed_classes(dataset::Dataset& dataset);
+
+// The class of a layer `ratio` times slower than the fastest one.
+std::string speed_class_for_ratio(double ratio);
+
+} // namespace layerbench::bench
