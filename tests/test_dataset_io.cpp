@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/io.hpp"
+
+#include "test_dataset_fixture.hpp"
+#include "util/error.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace layerbench;
+
+namespace {
+
+nlohmann::json fixture_json() { return nlohmann::json::parse(dataset::serialize(test::measured())); }
+
+// The message of the Error that parsing `text` throws; fails the test when nothing is thrown.
+std::string parse_error(const std::string& text)
+{
+  try {
+    dataset::parse(text, "bad.json");
+  } catch (const Error& error) {
+    return error.what();
+  }
+  FAIL("parsed without an error: " << text.substr(0, 200));
+  return {};
+}
+
+std::string mutated_error(const std::function<void(nlohmann::json&)>& change)
+{
+  auto json = fixture_json();
+  change(json);
+  return parse_error(json.dump());
+}
+
+} // namespace
+
+TEST_CASE("dataset::serialize")
+{
+  SUBCASE("round trip: write, read, write gives the same bytes")
+  {
+    auto original = test::measured();
+    original.results[1] = test::skipped_cell("Linear", 8, "out of memory");
+    original.methodology->shard = "1/2";
+    original.layers[0].params_counted = 10;
+    original.layers[0].matmul_flops_per_sample = 1.5e9;
+    original.results[0].stats->iterations_per_sample = int64_t(1) << 40;
+    const auto text = dataset::serialize(original);
+    const auto read = dataset::parse(text, "round-trip");
+    CHECK(dataset::serialize(read) == text);
+    CHECK(read.methodology->shard == "1/2");
+    CHECK(read.results[1].status == dataset::CellStatus::skipped);
+    CHECK(read.results[1].skip_reason == "out of memory");
+    CHECK(*read.results[0].stats->iterations_per_sample == int64_t(1) << 40);
+    CHECK(*read.layers[0].matmul_flops_per_sample == 1.5e9);
+  }
+  SUBCASE("round trip of a published reference with its source")
+  {
+    auto reference = test::measured();
+    reference.kind = dataset::Kind::published_reference;
+    reference.environment.reset();
+    reference.methodology.reset();
+    reference.provenance.source = dataset::Source{"Page", "", "April 11, 2026", "CC BY 4.0", "cite the page",
+                                                  "NVIDIA A100 (80GB)", "2.6", "PyTorch 2.6", {"rounded as printed"}};
+    const auto text = dataset::serialize(reference);
+    const auto read = dataset::parse(text, "round-trip");
+    CHECK(dataset::serialize(read) == text);
+    REQUIRE(read.provenance.source);
+    CHECK(read.provenance.source->notes == std::vector<std::string>{"rounded as printed"});
+    CHECK(read.provenance.source->url.empty());
+    CHECK(text.find("\"url\"", text.find("\"source\"")) == std::string::npos);
+  }
+  SUBCASE("the current schema version is written")
+  {
+    CHECK(fixture_json()["schema_version"] == dataset::to_string(dataset::k_schema_version));
+  }
+}
+
+TEST_CASE("dataset::parse")
+{
+  SUBCASE("empty file")
+  {
+    CHECK(parse_error("") == "bad.json: empty file, not a dataset");
+    CHECK(parse_error(" \n\t") == "bad.json: empty file, not a dataset");
+  }
+  SUBCASE("truncated JSON")
+  {
+    const auto text = dataset::serialize(test::measured());
+    const auto message = parse_error(text.substr(0, text.size() / 2));
+    CHECK(message.rfind("bad.json: not valid JSON:", 0) == 0);
+  }
+  SUBCASE("not a dataset: another JSON document")
+  {
+    CHECK(parse_error("[1, 2, 3]") == "bad.json: not a layerbench dataset (no \"schema_version\" at the top level)");
+    CHECK(parse_error("{\"name\": \"package.json\"}")
+          == "bad.json: not a layerbench dataset (no \"schema_version\" at the top level)");
+  }
+  SUBCASE("NaN is not JSON")
+  {
+    auto text = dataset::serialize(test::measured());
+    text.replace(text.find("\"median_ms\": 1.0"), 16, "\"median_ms\": NaN");
+    CHECK(parse_error(text).find("not valid JSON") != std::string::npos);
+  }
+  SUBCASE("a number beyond double (1e400) is bad JSON, not a crash")
+  {
+    auto text = dataset::serialize(test::measured());
+    text.replace(text.find("\"median_ms\": 1.0"), 16, "\"median_ms\": 1e400");
+    CHECK(parse_error(text).find("number overflow") != std::string::npos);
+  }
+  SUBCASE("an integer beyond int64")
+  {
+    const auto message = mutated_error([](auto& j) { j["results"][0]["peak_memory_bytes"] = uint64_t(1) << 63; });
+    CHECK(message == "bad.json: /results/0/peak_memory_bytes: integer out of range");
+  }
+  SUBCASE("an int32 field given a huge integer")
+  {
+    const auto message = mutated_error([](auto& j) { j["results"][0]["batch_size"] = int64_t(1) << 40; });
+    CHECK(message == "bad.json: /results/0/batch_size: integer out of range");
+  }
+  SUBCASE("wrong types")
+  {
+    CHECK(mutated_error([](auto& j) { j["version"] = "1"; }) == "bad.json: /version: expected an integer, found string");
+    CHECK(mutated_error([](auto& j) { j["results"][0]["stats"]["median_ms"] = "1.0"; })
+          == "bad.json: /results/0/stats/median_ms: expected a number, found string");
+    CHECK(mutated_error([](auto& j) { j["layers"] = nlohmann::json::object(); })
+          == "bad.json: /layers: expected an array, found object");
+    CHECK(mutated_error([](auto& j) { j["results"][1] = 5; }) == "bad.json: /results/1: expected an object, found number");
+    CHECK(mutated_error([](auto& j) { j["environment"]["cudnn_benchmark"] = 0; })
+          == "bad.json: /environment/cudnn_benchmark: expected true or false, found number");
+  }
+  SUBCASE("unknown fields, at the top and nested")
+  {
+    CHECK(mutated_error([](auto& j) { j["colour"] = 1; }) == "bad.json: /colour: unknown field");
+    CHECK(mutated_error([](auto& j) { j["results"][0]["stats"]["median_us"] = 1; })
+          == "bad.json: /results/0/stats/median_us: unknown field");
+  }
+  SUBCASE("a missing required field")
+  {
+    CHECK(mutated_error([](auto& j) { j.erase("title"); }) == "bad.json: /title: missing required field");
+  }
+  SUBCASE("an enum value out of the list")
+  {
+    CHECK(mutated_error([](auto& j) { j["kind"] = "simulated"; })
+          == "bad.json: /kind: \"simulated\" is not one of \"measured\", \"published-reference\"");
+  }
+  SUBCASE("an unsupported unit")
+  {
+    CHECK(mutated_error([](auto& j) { j["units"]["time"] = "s"; })
+          == "bad.json: /units/time: unit \"s\" is not supported; expected \"ms\"");
+  }
+  SUBCASE("schema versions: too old, too new, an older minor, malformed")
+  {
+    CHECK(mutated_error([](auto& j) { j["schema_version"] = "0.9.0"; }).find("is too old") != std::string::npos);
+    CHECK(mutated_error([](auto& j) { j["schema_version"] = "2.0.0"; }).find("is too new") != std::string::npos);
+    CHECK(mutated_error([](auto& j) { j["schema_version"] = "1.9.0"; }).find("is too new") != std::string::npos);
+    CHECK(mutated_error([](auto& j) { j["schema_version"] = "1.x"; })
+          == "bad.json: /schema_version: \"1.x\" is not a MAJOR.MINOR.PATCH version");
+    auto older = fixture_json();
+    older["schema_version"] = "1.0.0";
+    older["methodology"].erase("shard");
+    CHECK(dataset::parse(older.dump(), "old.json").schema_version.minor == 0);
+  }
+}
+
+TEST_CASE("dataset::save")
+{
+  test::TempFolder folder;
+  const auto path = folder.path() / "run.json";
+  dataset::save(path, test::measured(), util::Overwrite::no);
+  CHECK(dataset::serialize(dataset::load(path)) == dataset::serialize(test::measured()));
+  SUBCASE("never over an existing file with Overwrite::no")
+  {
+    auto other = test::measured();
+    other.title = "other";
+    CHECK_THROWS_AS(dataset::save(path, other, util::Overwrite::no), Error);
+    CHECK(dataset::load(path).title == "Hand-made test dataset");
+  }
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/validate.hpp"
+
+#include "dataset/io.hpp"
+#include "test_dataset_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace layerbench;
+
+namespace {
+
+// "pointer: message" of every problem, one string, for readable failures.
+std::string problems(const dataset::Dataset& d)
+{
+  std::string out;
+  for (const auto& problem : dataset::check(d)) {
+    out += problem.pointer + ": " + problem.message + "\n";
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("dataset::check")
+{
+  auto d = test::measured();
+  SUBCASE("the fixture is valid")
+  {
+    CHECK(problems(d) == "");
+  }
+  SUBCASE("a skipped cell with its reason is valid")
+  {
+    test::cell_of(d, "Linear", 8) = test::skipped_cell("Linear", 8, "out of memory");
+    CHECK(problems(d) == "");
+  }
+  SUBCASE("a missing cell of the declared matrix")
+  {
+    d.results.pop_back();
+    CHECK(problems(d) == "/results: cell Dropout at batch size 8 of the declared matrix is missing (record it as "
+                         "skipped with a reason)\n");
+  }
+  SUBCASE("a skipped cell without a reason")
+  {
+    test::cell_of(d, "Linear", 8) = test::skipped_cell("Linear", 8, "");
+    CHECK(problems(d) == "/results/1/skip_reason: a skipped cell says why\n");
+  }
+  SUBCASE("a duplicate cell")
+  {
+    d.results.push_back(d.results[0]);
+    CHECK(problems(d) == "/results/4: duplicate cell Linear at batch size 1 (first at /results/0)\n");
+  }
+  SUBCASE("p25 <= median <= p75")
+  {
+    test::cell_of(d, "Linear", 1).stats = test::quartiles(1.0, 1.1, 1.2);
+    CHECK(problems(d) == "/results/0/stats: expected p25_ms <= median_ms <= p75_ms, found 1.1, 1.0, 1.2\n");
+  }
+  SUBCASE("negative and zero times")
+  {
+    test::cell_of(d, "Linear", 1).stats->median_ms = -1;
+    test::cell_of(d, "Linear", 8).first_call_ms = 0.0;
+    const auto text = problems(d);
+    CHECK(text.find("/results/0/stats/median_ms: time -1.0 ms is not in (0, 10000000.0]") != std::string::npos);
+    CHECK(text.find("/results/1/first_call_ms: time 0.0 ms is not in (0, 10000000.0]") != std::string::npos);
+  }
+  SUBCASE("huge numbers")
+  {
+    test::cell_of(d, "Linear", 1).stats->median_ms = 1e300;
+    test::cell_of(d, "Linear", 8).peak_memory_bytes = int64_t(1) << 62;
+    const auto text = problems(d);
+    CHECK(text.find("/results/0/stats/median_ms: time 1e+300 ms") != std::string::npos);
+    CHECK(text.find("/results/1/peak_memory_bytes:") != std::string::npos);
+  }
+  SUBCASE("a cell outside the declared matrix and an undescribed layer")
+  {
+    d.results.push_back(test::timed_cell("GRU", 1, test::quartiles(1, 1, 1)));
+    CHECK(problems(d) == "/results/4/layer: layer \"GRU\" is not described in /layers\n"
+                         "/results/4: cell GRU at batch size 1 is outside the declared matrix (and shard)\n");
+  }
+  SUBCASE("a shard declares only its own cells")
+  {
+    d.methodology->shard = "2/2"; // cells 1 and 3 in layer-major order
+    d.results = {d.results[1], d.results[3]};
+    CHECK(problems(d) == "");
+  }
+  SUBCASE("a published reference holds the page's median only")
+  {
+    d.kind = dataset::Kind::published_reference;
+    d.environment.reset();
+    d.methodology.reset();
+    d.provenance.source = dataset::Source{"Page", "", "April 11, 2026", "CC BY 4.0", "cite", "", "", "", {}};
+    CHECK(problems(d) == "/results/0: a published reference holds the page's median (and memory) only\n"
+                         "/results/1: a published reference holds the page's median (and memory) only\n"
+                         "/results/2: a published reference holds the page's median (and memory) only\n"
+                         "/results/3: a published reference holds the page's median (and memory) only\n");
+    for (auto& cell : d.results) {
+      cell.stats = dataset::Stats{};
+      cell.stats->median_ms = 0.5;
+    }
+    CHECK(problems(d) == "");
+  }
+  SUBCASE("a measured dataset records environment and methodology")
+  {
+    d.environment.reset();
+    CHECK(problems(d) == "/environment: a measured dataset records its environment\n");
+  }
+  SUBCASE("header: id, created, licence, creators of a published version")
+  {
+    d.id = "Test CPU";
+    d.created = "yesterday";
+    d.license.id = "MIT";
+    d.version = 1;
+    d.creators.clear();
+    CHECK(problems(d) == "/id: \"Test CPU\" is not a dataset id ([a-z0-9] words joined by '-')\n"
+                         "/created: \"yesterday\" is not a UTC time like 2026-11-22T04:05:07Z\n"
+                         "/license/id: \"MIT\": datasets are published under CC-BY-4.0\n"
+                         "/creators: a published dataset names at least one creator\n");
+  }
+}
+
+TEST_CASE("dataset::validate_file")
+{
+  test::TempFolder folder;
+  SUBCASE("every problem is one line FILE: /pointer: message")
+  {
+    auto d = test::measured();
+    d.results.push_back(d.results[0]);
+    test::cell_of(d, "Dropout", 8).stats->median_ms = -2;
+    const auto path = folder.path() / "run.json";
+    test::write_text(path, dataset::serialize(d));
+    const auto lines = dataset::validate_file(path);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == path.string() + ": /results/3/stats/median_ms: time -2.0 ms is not in (0, 10000000.0]");
+    CHECK(lines[1] == path.string() + ": /results/3/stats: expected p25_ms <= median_ms <= p75_ms, found 0.95, -2.0, 1.05");
+    CHECK(lines[2] == path.string() + ": /results/4: duplicate cell Linear at batch size 1 (first at /results/0)");
+  }
+  SUBCASE("an unreadable file is one problem, not a crash")
+  {
+    const auto lines = dataset::validate_file(folder.path() / "absent.json");
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].find("absent.json") != std::string::npos);
+  }
+  SUBCASE("a parse error keeps its pointer")
+  {
+    const auto path = folder.path() / "typo.json";
+    auto json = nlohmann::json::parse(dataset::serialize(test::measured()));
+    json["layers"][1]["nmae"] = "Dropout";
+    test::write_text(path, json.dump());
+    CHECK(dataset::validate_file(path) == std::vector<std::string>{path.string() + ": /layers/1/nmae: unknown field"});
+  }
+}
