@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: MIT
+"""The 14 benchmark layers as Python nn modules, configured exactly like the C++ catalog
+(engine/bench/catalog.cpp), for the independent checks: the Python timer, the FLOP counter and the
+tests. One entry per layer, in the catalog's order."""
+
+import dataclasses
+from typing import Callable, Dict, List, Tuple
+
+import torch
+from torch import nn
+
+BATCH_SIZES = (1, 8, 32, 128)
+
+
+@dataclasses.dataclass(frozen=True)
+class Layer:
+    name: str
+    build: Callable[[], nn.Module]
+    make_input: Callable[[int, torch.device], Tuple[torch.Tensor, ...]]
+    train_mode: bool = False  # Dropout only, as the reference page measured it
+    first_output: bool = False  # the module returns a tuple; keep its first element, like the C++ side
+
+    def instantiate(self, batch_size: int, device: torch.device) -> Tuple[nn.Module, Callable[[], torch.Tensor]]:
+        """The module on the device in its measured mode, and a callable doing one forward pass."""
+        module = self.build().to(device)
+        module.train(self.train_mode)
+        inputs = self.make_input(batch_size, device)
+        if self.first_output:
+            return module, lambda: module(*inputs)[0]
+        return module, lambda: module(*inputs)
+
+
+def _randn(*shape: int) -> Callable[[int, torch.device], Tuple[torch.Tensor, ...]]:
+    """An input of `shape` with the batch first; -1 in `shape` marks where the batch goes instead."""
+
+    def make(batch_size: int, device: torch.device) -> Tuple[torch.Tensor, ...]:
+        full = [batch_size if s == -1 else s for s in shape] if -1 in shape else [batch_size, *shape]
+        return (torch.randn(*full, device=device, dtype=torch.float32),)
+
+    return make
+
+
+def _attention_input(batch_size: int, device: torch.device) -> Tuple[torch.Tensor, ...]:
+    x = torch.randn(512, batch_size, 512, device=device, dtype=torch.float32)
+    return (x, x, x)
+
+
+def _token_input(batch_size: int, device: torch.device) -> Tuple[torch.Tensor, ...]:
+    return (torch.randint(0, 50000, (batch_size, 128), device=device, dtype=torch.int64),)
+
+
+class _WeightsEncoderLayer(nn.TransformerEncoderLayer):
+    """nn.TransformerEncoderLayer whose attention also returns the head-averaged weights, as LibTorch's C++
+    TransformerEncoderLayer does (need_weights=true): explicit softmax, no scaled_dot_product_attention."""
+
+    def _sa_block(self, x, attn_mask, key_padding_mask, is_causal=False):
+        x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=True)[0]
+        return self.dropout1(x)
+
+
+LAYERS: List[Layer] = [
+    Layer("Conv2d", lambda: nn.Conv2d(64, 128, 3), _randn(64, 32, 32)),
+    Layer("Conv1d", lambda: nn.Conv1d(256, 512, 5), _randn(256, 100)),
+    Layer("ConvTranspose2d", lambda: nn.ConvTranspose2d(128, 64, 4, stride=2), _randn(128, 16, 16)),
+    Layer("Linear", lambda: nn.Linear(4096, 4096), _randn(4096)),
+    Layer("LSTM", lambda: nn.LSTM(512, 256, num_layers=2, bidirectional=True), _randn(100, -1, 512),
+          first_output=True),
+    Layer("GRU", lambda: nn.GRU(512, 256, num_layers=2), _randn(100, -1, 512), first_output=True),
+    Layer("TransformerEncoder",
+          lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(512, 8, dim_feedforward=2048), 1,
+                                        enable_nested_tensor=False),
+          _randn(512, -1, 512)),
+    Layer("MultiheadAttention", lambda: nn.MultiheadAttention(512, 8), _attention_input, first_output=True),
+    Layer("BatchNorm2d", lambda: nn.BatchNorm2d(256), _randn(256, 32, 32)),
+    Layer("LayerNorm", lambda: nn.LayerNorm(512), _randn(512, 512)),
+    Layer("Embedding", lambda: nn.Embedding(50000, 768), _token_input),
+    Layer("MaxPool2d", lambda: nn.MaxPool2d(2, stride=2), _randn(128, 32, 32)),
+    Layer("AvgPool2d", lambda: nn.AvgPool2d(2, stride=2), _randn(128, 32, 32)),
+    Layer("Dropout", lambda: nn.Dropout(0.5), _randn(512), train_mode=True),
+]
+
+# Not in the catalog: a twin that runs the C++ module's computation, to explain a timing ratio.
+VARIANTS: List[Layer] = [
+    Layer("TransformerEncoder[need_weights]",
+          lambda: nn.TransformerEncoder(_WeightsEncoderLayer(512, 8, dim_feedforward=2048), 1,
+                                        enable_nested_tensor=False),
+          _randn(512, -1, 512)),
+]
+
+BY_NAME: Dict[str, Layer] = {layer.name: layer for layer in LAYERS + VARIANTS}
+
+
+def select(names: str) -> List[Layer]:
+    """Layers named in a comma-separated list ("all" or empty: every catalog layer), in the catalog's
+    order; variants are taken only when named."""
+    if not names or names == "all":
+        return list(LAYERS)
+    wanted = [name.strip() for name in names.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in BY_NAME]
+    if unknown:
+        raise SystemExit(f"unknown layer(s) {', '.join(unknown)}; known: {', '.join(BY_NAME)}")
+    return [layer for layer in LAYERS + VARIANTS if layer.name in wanted]
+
+
+def parse_batch_sizes(text: str) -> List[int]:
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise SystemExit(f"--batch-sizes: '{text}' is not a comma-separated list of integers") from None
+    if not sizes or any(size < 1 for size in sizes):
+        raise SystemExit(f"--batch-sizes: '{text}' must list positive integers")
+    return sizes
+
+
+def resolve_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("--device cuda: torch sees no CUDA device")
+    if name not in ("cpu", "cuda"):
+        raise SystemExit(f"--device: '{name}' is not one of auto, cpu, cuda")
+    return torch.device(name)
+
+
+def disable_attention_fast_path() -> None:
+    """Python's MultiheadAttention and TransformerEncoderLayer may take a fused "fast path" in inference
+    that LibTorch's C++ modules do not have; turn it off so both run the same ops."""
+    torch.backends.mha.set_fastpath_enabled(False)

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Builds layerbench on the GPU machine, which has CUDA, nvcc and torch in /opt/torch/.venv but none of our
+# Debian -dev packages and no package registry. Run from the repository root after
+# scripts/fetch-device-debs.sh has filled .deb/ here and the device tool has carried it there.
+#
+#   scripts/device-build.sh [--target TARGET]... [--build-dir DIR] [--no-cuda]
+#
+# Each .deb is unpacked with `dpkg -x` into a private prefix (never into /), and CMake, pkg-config and the
+# compiler are pointed at that prefix before anything of the system's. Environment overrides:
+#   LAYERBENCH_TORCH_PYTHON   the Python whose torch to build against (default /opt/torch/.venv/bin/python)
+#   LAYERBENCH_DEB_DIR        where the .deb files and their MANIFEST are (default .deb)
+#   TORCH_CUDA_ARCH_LIST      the GPU architectures (default 9.0, the H100 and H200)
+#   JOBS                      parallel compile jobs (default: all cores)
+set -euo pipefail
+
+torch_python=${LAYERBENCH_TORCH_PYTHON:-/opt/torch/.venv/bin/python}
+deb_dir=${LAYERBENCH_DEB_DIR:-.deb}
+build_dir=build-device-gpu
+targets=()
+cuda=yes
+while (($# > 0)); do
+  case "$1" in
+    --target) targets+=("$2"); shift ;;
+    --build-dir) build_dir=$2; shift ;;
+    --no-cuda) cuda=no ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "device-build: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+((${#targets[@]} > 0)) || targets=(layerbench)
+export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-9.0}
+
+fail() {
+  echo "device-build: error: $*" >&2
+  exit 1
+}
+
+[[ -f CMakeLists.txt && -d engine ]] || fail "run me from the repository root"
+[[ -f "$deb_dir/MANIFEST" ]] || fail "$deb_dir/MANIFEST is missing: run scripts/fetch-device-debs.sh here first and carry $deb_dir"
+[[ -x "$torch_python" ]] || fail "no Python at $torch_python (set LAYERBENCH_TORCH_PYTHON)"
+command -v dpkg > /dev/null || fail "dpkg is not installed"
+command -v g++ > /dev/null || fail "no host C++ compiler (g++) on PATH"
+
+mkdir -p "$build_dir"
+build_dir=$(cd "$build_dir" && pwd)
+prefix=$build_dir/deps
+runtime_prefix=$build_dir/deps-runtime
+arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
+[[ $arch == amd64 ]] || fail "the carried packages are for amd64, this machine is $arch"
+multiarch=x86_64-linux-gnu
+
+# A fresh prefix at every run, so that a package dropped from the list cannot linger.
+rm -rf "$prefix" "$runtime_prefix"
+mkdir -p "$prefix" "$runtime_prefix"
+
+# True when every shared library in the package is already known to the system's loader.
+system_libraries=$(ldconfig -p | awk 'NR > 1 {print $1}')
+system_has_libraries() {
+  local deb=$1 soname
+  while read -r soname; do
+    grep -qxF "$soname" <<< "$system_libraries" || return 1
+  done < <(dpkg -c "$deb" | grep -oE '[^/ ]+\.so\.[0-9]+$' | sort -u)
+}
+
+unpacked=0
+while read -r role file; do
+  [[ -z "$role" || "$role" == \#* ]] && continue
+  deb=$deb_dir/$file
+  [[ -f "$deb" ]] || fail "$deb is named in $deb_dir/MANIFEST but missing"
+  case "$role" in
+    build) dpkg -x "$deb" "$prefix" ;;
+    runtime)
+      if system_has_libraries "$deb"; then
+        continue
+      fi
+      echo "device-build: the system lacks a library of $file; using the carried one"
+      dpkg -x "$deb" "$runtime_prefix"
+      ;;
+    *) fail "$deb_dir/MANIFEST: unknown role '$role' for $file" ;;
+  esac
+  unpacked=$((unpacked + 1))
+done < "$deb_dir/MANIFEST"
+echo "device-build: unpacked $unpacked packages into $prefix"
+
+# The .pc files say prefix=/usr; make them name the private prefix instead.
+for pc_dir in "$prefix/usr/lib/$multiarch/pkgconfig" "$prefix/usr/lib/pkgconfig" "$prefix/usr/share/pkgconfig"; do
+  compgen -G "$pc_dir/*.pc" > /dev/null || continue
+  sed -i -E "s#^([A-Za-z_]+)=/usr(/|\$)#\1=$prefix/usr\2#" "$pc_dir"/*.pc
+done
+
+library_path=$prefix/usr/lib/$multiarch:$prefix/lib/$multiarch:$runtime_prefix/usr/lib/$multiarch:$runtime_prefix/lib/$multiarch
+# pkg-config sees only the prefix's .pc files (PKG_CONFIG_LIBDIR replaces the default search path).
+mkdir -p "$prefix/bin"
+cat > "$prefix/bin/pkg-config" << EOF
+#!/bin/sh
+export LD_LIBRARY_PATH="$library_path\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+export PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1
+export PKG_CONFIG_LIBDIR="$prefix/usr/lib/$multiarch/pkgconfig:$prefix/usr/lib/pkgconfig:$prefix/usr/share/pkgconfig"
+exec "$prefix/usr/bin/pkgconf" "\$@"
+EOF
+chmod +x "$prefix/bin/pkg-config"
+"$prefix/bin/pkg-config" --exists cpp-httplib md4c-html || fail "the carried pkg-config cannot resolve cpp-httplib and md4c-html"
+
+# Headers that the packages include without a pkg-config flag for them (OpenSSL's configuration.h lives
+# in the multiarch folder) are found through CPATH, searched before the system's folders.
+export CPATH=$prefix/usr/include/$multiarch:$prefix/usr/include${CPATH:+:$CPATH}
+export LD_LIBRARY_PATH=$library_path${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PKG_CONFIG_PATH=$prefix/usr/lib/$multiarch/pkgconfig:$prefix/usr/share/pkgconfig
+
+torch_prefix=$("$torch_python" -c 'import torch; print(torch.utils.cmake_prefix_path)') \
+  || fail "$torch_python cannot import torch"
+torch_version=$("$torch_python" -c 'import torch; print(torch.__version__, torch.version.cuda)')
+echo "device-build: torch $torch_version from $torch_python"
+
+cmake_args=(
+  -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  "-DCMAKE_PREFIX_PATH=$prefix/usr;$torch_prefix"
+  "-DPKG_CONFIG_EXECUTABLE=$prefix/bin/pkg-config"
+  "-DPython3_EXECUTABLE=$torch_python" "-DLAYERBENCH_PYTHON=$torch_python"
+  -DLAYERBENCH_WITH_TORCH=ON
+)
+if [[ $cuda == yes ]]; then
+  nvcc=$(command -v nvcc || true)
+  [[ -n "$nvcc" ]] || nvcc=/usr/local/cuda/bin/nvcc
+  [[ -x "$nvcc" ]] || fail "no nvcc on PATH or in /usr/local/cuda/bin (pass --no-cuda for a CPU-only torch)"
+  cuda_root=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
+  echo "device-build: $("$nvcc" --version | tail -n 1) at $nvcc, TORCH_CUDA_ARCH_LIST=$TORCH_CUDA_ARCH_LIST"
+  cmake_args+=("-DCMAKE_CUDA_COMPILER=$nvcc" "-DCUDAToolkit_ROOT=$cuda_root" "-DCMAKE_CUDA_ARCHITECTURES=90")
+fi
+
+cmake_version=$(cmake --version | head -n 1 | grep -oE '[0-9]+\.[0-9]+' | head -n 1)
+if [[ $(printf '%s\n3.25\n' "$cmake_version" | sort -V | head -n 1) != 3.25 ]]; then
+  [[ -x "$prefix/usr/bin/cmake" ]] || fail "CMake $cmake_version is older than 3.25: fetch with --with-cmake"
+  export PATH=$prefix/usr/bin:$PATH
+fi
+
+cmake "${cmake_args[@]}"
+cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" --target "${targets[@]}"
+echo "device-build: built ${targets[*]} in $build_dir"
