@@ -1,7 +1,7 @@
 # LayerBench. Two commands do everything on a fresh Debian 12 machine:
 #   make run    set up, build, measure this machine, render, preview
 #   make test   set up, build, pass every test
-.PHONY: run test setup build configure render serve measure fuzz device-build clean
+.PHONY: run test setup build configure render serve measure fuzz device-build device-debs clean
 
 VENV      ?= $(HOME)/.cache/layerbench/venv
 BUILD     ?= build
@@ -47,6 +47,13 @@ fuzz:
 	$(FUZZ_BUILD)/fuzz/fuzz_dataset_parse -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
 	  -dict=fuzz/dataset.dict \
 	  -artifact_prefix=$(FUZZ_BUILD)/artifacts/ $(FUZZ_BUILD)/corpus tests/fuzz-seeds
+
+# The GPU machine (docs/device.md): `make device-debs` here, then `make device-build` there.
+device-debs:
+	@bash scripts/fetch-device-debs.sh
+
+device-build:
+	@bash scripts/device-build.sh
 
 clean:
 	rm -rf $(BUILD)
