@@ -304,11 +304,12 @@ def render_markdown(report: dict) -> str:
              "| file | device | cells ok | noise target met | wall time of the cells (s) |",
              "| --- | --- | ---: | ---: | ---: |"]
     for run in report["runs"]:
-        lines.append(f"| {run['file']} | {run['device']} | {run['cells_ok']}/{run['cells']} | "
+        lines.append(f"| {Path(run['file']).name} | {run['device']} | {run['cells_ok']}/{run['cells']} | "
                      f"{run['cells_noise_target_met']} | {run['wall_s']:.1f} |")
     lines += ["", f"Median cross-run CV: {_fmt(summary['median_cross_run_cv'], '.2%')}. "
               f"Cells outside {report['ratio_band'][0]}-{report['ratio_band'][1]} of the Python timer: "
-              f"{len(summary['cells_outside_band'])} of {summary['cells_compared_with_python']}."]
+              f"{len(summary['cells_outside_band'])} of {summary['cells_compared_with_python']} (⚠). "
+              f"Cells whose cross-run CV exceeds their within-run noise: {summary['cells_cv_exceeds_noise']} (↑)."]
     for note in report["environment_checks"]:
         lines.append(f"\n**Check:** {note}")
     lines += ["", "## Per cell", "",
@@ -319,9 +320,10 @@ def render_markdown(report: dict) -> str:
             lines.append(f"| {row['layer']} | {row['batch_size']} | {row['status']} | | | | | | |")
             continue
         flag = " ⚠" if row.get("outside_band") else ""
+        spread = " ↑" if row.get("cv_exceeds_noise") else ""
         lines.append(f"| {row['layer']} | {row['batch_size']} | {row['ours_median_ms']:.4f} | "
                      f"{_fmt(row.get('python_median_ms'), '.4f')} | {_fmt(row.get('ratio'), '.3f')}{flag} | "
-                     f"{_fmt(row['cross_run_cv'], '.2%')} | {_fmt(row['within_run_noise_median'], '.2%')} | "
+                     f"{_fmt(row['cross_run_cv'], '.2%')}{spread} | {_fmt(row['within_run_noise_median'], '.2%')} | "
                      f"{_fmt(row.get('achieved_tflops'), '.3f')} | {row.get('precision', '–')} |")
     flagged = [row for row in report["cells"] if row.get("outside_band")]
     if flagged:
