@@ -42,7 +42,22 @@ std::optional<double> median_ms(const Dataset& data, const std::string& layer, i
   return cell->stats->median_ms;
 }
 
-std::string ms_text(std::optional<double> ms) { return ms ? util::format_significant(*ms, 3) : k_missing; }
+std::string ms_text(std::optional<double> ms)
+{
+  if (!ms) {
+    return k_missing;
+  }
+  // Three significant digits at most, and no trailing zeros: the reference prints "0.024", and a
+  // "0.0240" would claim a digit that the page never gave.
+  std::string text = util::format_significant(*ms, 3);
+  if (text.find('.') != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') {
+      text.pop_back();
+    }
+  }
+  return text;
+}
 
 std::string cell_median_text(const dataset::Cell* cell)
 {
@@ -110,10 +125,31 @@ std::vector<std::string> layer_order(const SiteData& site)
   return names;
 }
 
+namespace {
+
+// What a transcribed page says it ran on is shown in its own words and marked as the page's claim.
+std::string as_stated(const std::string& text) { return text + " (as the source page states)"; }
+
+std::string torch_text(const Dataset& data)
+{
+  if (data.environment && !data.environment->torch_version.empty()) {
+    return data.environment->torch_version;
+  }
+  if (data.provenance.source && !data.provenance.source->torch_version.empty()) {
+    return as_stated(data.provenance.source->torch_version);
+  }
+  return k_missing;
+}
+
+} // namespace
+
 std::string device_text(const Dataset& data)
 {
   if (data.environment && !data.environment->device.name.empty()) {
     return data.environment->device.name;
+  }
+  if (data.provenance.source && !data.provenance.source->device.empty()) {
+    return as_stated(data.provenance.source->device);
   }
   return k_missing;
 }
@@ -147,7 +183,7 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root)
   view.set("kind", data.kind == dataset::Kind::measured ? "measured by LayerBench" : "published reference (transcribed, not measured by us)");
   view.set("is_reference", Data(data.kind == dataset::Kind::published_reference));
   view.set("device", device_text(data));
-  view.set("torch", data.environment && !data.environment->torch_version.empty() ? data.environment->torch_version : k_missing);
+  view.set("torch", torch_text(data));
   view.set("created", data.created);
   view.set("layers", util::format_thousands(static_cast<int64_t>(data.layers.size())));
   view.set("cells", util::format_thousands(static_cast<int64_t>(data.results.size())));

@@ -88,7 +88,8 @@ Data provenance_rows(const Dataset& data)
   rows.push_back(labelled("Replaces", data.replaces.empty() ? "nothing (first version)" : data.replaces));
   if (data.provenance.source) {
     const auto& source = *data.provenance.source;
-    rows.push_back(labelled("Transcribed from", source.title + " (" + source.url + "), " + source.date));
+    rows.push_back(labelled("Transcribed from", source.title + " (" + (source.url.empty() ? "address not given" : source.url) + "), " + source.date));
+    rows.push_back(labelled("Software, as the page states", source.software));
     rows.push_back(labelled("Source licence", source.license));
     rows.push_back(labelled("Source attribution", source.attribution));
   }
@@ -112,9 +113,20 @@ Data dataset_block(const SiteDataset& entry)
   view.set("noise", noise_reached(data));
   Data creators = list();
   for (const auto& creator : data.creators) {
-    creators.push_back(labelled(creator.name, creator.affiliation));
+    Data person = object();
+    person.set("name", creator.name);
+    person.set("affiliation", creator.affiliation.empty() ? Data(false) : Data(creator.affiliation));
+    creators.push_back(person);
   }
   view.set("creators", creators);
+  Data notes = list();
+  if (data.provenance.source) {
+    for (const auto& note : data.provenance.source->notes) {
+      notes.push_back(Data(note));
+    }
+  }
+  view.set("has_notes", Data(!notes.is_empty_list()));
+  view.set("notes", notes);
   view.set("bibtex", dataset::bibtex(data));
   view.set("cff", dataset::cff(data));
   return view;
