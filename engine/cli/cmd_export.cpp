@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/command.hpp"
 
+#include "dataset/citation.hpp"
 #include "dataset/csv.hpp"
 #include "dataset/io.hpp"
 #include "util/error.hpp"
@@ -14,28 +15,29 @@ namespace layerbench::cli {
 int cmd_export(const Arguments& arguments)
 {
   po::options_description options("export options");
-  options.add_options()("format", po::value<std::string>()->required(), "csv (the only format so far)")(
+  options.add_options()("format", po::value<std::string>()->required(), "csv, bibtex or cff")(
     "out", po::value<std::string>(), "write here (must not exist) instead of standard output");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::string>()->required(), "dataset");
   po::positional_options_description positional;
   positional.add("file", 1);
-  const auto values = parse("export", "FILE --format csv [--out F]\n\nOne row per cell; the columns are listed in "
-                                      "docs/dataset.md.",
+  const auto values = parse("export", "FILE --format csv|bibtex|cff [--out F]\n\ncsv: one row per cell, the columns "
+                                      "listed in docs/dataset.md.\nbibtex, cff: how to cite this dataset version.",
                             options, arguments, positional, hidden);
   if (!values) {
     return 0;
   }
   const auto format = (*values)["format"].as<std::string>();
-  if (format != "csv") {
-    throw UsageError("--format: \"" + format + "\" is not supported; use csv");
+  if (format != "csv" && format != "bibtex" && format != "cff") {
+    throw UsageError("--format: \"" + format + "\" is not one of csv, bibtex, cff");
   }
-  const auto csv = dataset::to_csv(dataset::load((*values)["file"].as<std::string>()));
+  const auto loaded = dataset::load((*values)["file"].as<std::string>());
+  const auto text = format == "csv" ? dataset::to_csv(loaded) : format == "bibtex" ? dataset::bibtex(loaded) : dataset::cff(loaded);
   if (!values->count("out")) {
-    std::cout << csv;
+    std::cout << text;
     return 0;
   }
-  const auto written = util::write_file_atomic((*values)["out"].as<std::string>(), csv, util::Overwrite::no);
+  const auto written = util::write_file_atomic((*values)["out"].as<std::string>(), text, util::Overwrite::no);
   if (!written) {
     throw Error(written.error());
   }

@@ -9,14 +9,6 @@ namespace {
 
 std::string year(const Dataset& dataset) { return dataset.created.substr(0, 4); }
 
-std::string title(const Dataset& dataset)
-{
-  if (dataset.kind == Kind::published_reference && dataset.provenance.source) {
-    return dataset.title + " (transcription of \"" + dataset.provenance.source->title + "\")";
-  }
-  return dataset.title;
-}
-
 std::string braced(const std::string& text)
 {
   std::string out;
@@ -37,8 +29,7 @@ std::string yaml(const std::string& text) { return nlohmann::json(text).dump(); 
 
 std::string note(const Dataset& dataset)
 {
-  std::string text = "LayerBench dataset " + dataset.id + "@" + std::to_string(dataset.version) + ", "
-                     + dataset.license.id + ". " + dataset.license.attribution;
+  std::string text = "Licence " + dataset.license.id + ". " + dataset.license.attribution;
   if (dataset.provenance.source) {
     const auto& s = *dataset.provenance.source;
     text += " Figures as printed by \"" + s.title + "\"" + (s.url.empty() ? "" : " (" + s.url + ")")
@@ -61,14 +52,14 @@ std::string bibtex(const Dataset& dataset)
     authors += (authors.empty() ? "" : " and ") + ("{" + creator.name + "}");
   }
   std::string out = "@misc{" + citation_key(dataset) + ",\n";
-  out += "  title = " + braced(title(dataset)) + ",\n";
+  out += "  title = " + braced(dataset.title) + ",\n";
   if (!authors.empty()) {
     out += "  author = {" + authors + "},\n";
   }
   out += "  year = {" + year(dataset) + "},\n";
   out += "  version = {" + std::to_string(dataset.version) + "},\n";
   out += "  note = " + braced(note(dataset)) + ",\n";
-  out += "  howpublished = {LayerBench, " + dataset.license.url + "}\n}\n";
+  out += "  howpublished = {LayerBench dataset " + dataset.id + "@" + std::to_string(dataset.version) + "}\n}\n";
   return out;
 }
 
@@ -77,7 +68,7 @@ std::string cff(const Dataset& dataset)
   std::string out = "cff-version: 1.2.0\n";
   out += "message: \"If you use this dataset, please cite it as below.\"\n";
   out += "type: dataset\n";
-  out += "title: " + yaml(title(dataset)) + "\n";
+  out += "title: " + yaml(dataset.title) + "\n";
   out += "version: " + yaml(std::to_string(dataset.version)) + "\n";
   out += "date-released: " + yaml(dataset.created.substr(0, 10)) + "\n";
   out += "license: " + dataset.license.id + "\n";

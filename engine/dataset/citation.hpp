@@ -2,8 +2,8 @@
 #pragma once
 
 // How to cite one dataset version, generated from the dataset itself so that the snippet on the
-// site can never disagree with the file. A published reference is cited as our transcription of its
-// page, and the snippet names the page: its figures are the page's, not ours.
+// site can never disagree with the file. For a published reference the snippet also names the page
+// its figures come from, since they are the page's, not ours.
 
 #include "dataset/dataset.hpp"
 

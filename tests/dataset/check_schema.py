@@ -7,6 +7,10 @@
                                              and `layerbench validate` accepts it
   check_schema.py cases LAYERBENCH BASE      BASE is accepted by both; each mutation of it in CASES is
                                              rejected by both the schema and `layerbench validate`
+  check_schema.py engine LAYERBENCH BASE [run]
+                                             what the engine writes validates: `merge` of two shards cut
+                                             from BASE, `publish` of the merge (dataset and catalog), and
+                                             with "run" a small CPU `layerbench run` in two shards, merged
 
 Needs the Python jsonschema package (4.x, for draft 2020-12); exits 77 (skipped) without it.
 """
@@ -49,9 +53,20 @@ def cpp_validate(layerbench, path):
     return run.returncode, (run.stdout + run.stderr).strip()
 
 
+def expand(paths):
+    """Files as given; a folder stands for every .json under it except the schemas themselves."""
+    for path in paths:
+        if not os.path.isdir(path):
+            yield path
+            continue
+        for folder, _, names in sorted(os.walk(path)):
+            if os.path.abspath(folder) != SCHEMAS:
+                yield from (os.path.join(folder, n) for n in sorted(names) if n.endswith(".json"))
+
+
 def check_files(layerbench, files):
     failures = 0
-    for path in files:
+    for path in expand(files):
         with open(path) as f:
             document = json.load(f)
         errors = schema_errors(document)
@@ -154,12 +169,63 @@ def check_cases(layerbench, base_path):
     return failures
 
 
+def layerbench_ok(layerbench, *arguments):
+    run = subprocess.run([layerbench, *arguments], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"FAIL layerbench {' '.join(arguments)}: exit {run.returncode}: {run.stderr.strip()}")
+    return run.stdout
+
+
+def cut_shards(base, count):
+    """The shards `run --shard i/count` would write: cells dealt round-robin in layer-major order."""
+    order = [(layer, batch) for layer in base["methodology"]["layers"] for batch in base["methodology"]["batch_sizes"]]
+    shards = []
+    for index in range(1, count + 1):
+        shard = copy.deepcopy(base)
+        mine = {key for k, key in enumerate(order) if k % count == index - 1}
+        shard["results"] = [c for c in base["results"] if (c["layer"], c["batch_size"]) in mine]
+        shard["methodology"]["shard"] = f"{index}/{count}"
+        shards.append(shard)
+    return shards
+
+
+def check_engine(layerbench, base_path, with_run):
+    with open(base_path) as f:
+        base = json.load(f)
+    with tempfile.TemporaryDirectory() as folder:
+        shard_paths = []
+        for k, shard in enumerate(cut_shards(base, 2)):
+            shard_paths.append(os.path.join(folder, f"shard{k + 1}.json"))
+            with open(shard_paths[-1], "w") as f:
+                json.dump(shard, f)
+        merged = os.path.join(folder, "merged.json")
+        layerbench_ok(layerbench, "merge", *shard_paths, "--out", merged)
+        data = os.path.join(folder, "data")
+        layerbench_ok(layerbench, "publish", merged, "--data", data, "--id", "engine-output-test")
+        written = [merged, os.path.join(data, "catalog.json"), os.path.join(data, "datasets", "engine-output-test-v1.json")]
+        if with_run:
+            runs = []
+            for index in (1, 2):
+                runs.append(os.path.join(folder, f"run{index}.json"))
+                layerbench_ok(layerbench, "run", "--device", "cpu", "--layers", "Dropout,LayerNorm", "--batch-sizes", "1,2",
+                              "--shard", f"{index}/2", "--cell-budget", "0.2", "--min-samples", "3", "--max-samples", "5",
+                              "--warmup", "0.01", "--out", runs[-1])
+            layerbench_ok(layerbench, "merge", *runs, "--out", os.path.join(folder, "run.json"))
+            written += runs + [os.path.join(folder, "run.json")]
+        return check_files(layerbench, written)
+
+
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("files", "cases"):
+    if len(sys.argv) < 4 or sys.argv[1] not in ("files", "cases", "engine"):
         print(__doc__)
         return 2
     layerbench = sys.argv[2]
-    failures = check_files(layerbench, sys.argv[3:]) if sys.argv[1] == "files" else check_cases(layerbench, sys.argv[3])
+    if sys.argv[1] == "files":
+        failures = check_files(layerbench, sys.argv[3:])
+    elif sys.argv[1] == "cases":
+        failures = check_cases(layerbench, sys.argv[3])
+    else:
+        failures = check_engine(layerbench, sys.argv[3], sys.argv[4:] == ["run"])
     print(f"{failures} failure(s)")
     return 1 if failures else 0
 

@@ -1,0 +1,34 @@
+# Dataset checks beyond the doctest binary: the JSON Schemas against the C++ reader, every file in
+# data/, what the engine writes, and the citation files. See tests/dataset/*.py.
+#
+# The schema checks need Python jsonschema >= 4 (draft 2020-12). The venv cannot hold it: cffconvert
+# 2.0.0, needed for the CFF check, pins jsonschema < 4. So they run on Debian's python3 with the
+# python3-jsonschema package (scripts/packages.txt), and cffconvert runs from the venv.
+find_program(LAYERBENCH_SYSTEM_PYTHON python3 HINTS /usr/bin)
+set(dataset_checks ${CMAKE_SOURCE_DIR}/tests/dataset)
+
+if(LAYERBENCH_SYSTEM_PYTHON)
+  add_test(NAME dataset/schema_data
+    COMMAND ${LAYERBENCH_SYSTEM_PYTHON} ${dataset_checks}/check_schema.py files $<TARGET_FILE:layerbench> ${CMAKE_SOURCE_DIR}/data)
+  add_test(NAME dataset/schema_rejects_what_reader_rejects
+    COMMAND ${LAYERBENCH_SYSTEM_PYTHON} ${dataset_checks}/check_schema.py cases $<TARGET_FILE:layerbench>
+            ${CMAKE_SOURCE_DIR}/tests/fuzz-seeds/measured-small.json)
+  set(engine_run "")
+  if(LAYERBENCH_WITH_TORCH)
+    set(engine_run run)
+  endif()
+  add_test(NAME dataset/schema_engine_output
+    COMMAND ${LAYERBENCH_SYSTEM_PYTHON} ${dataset_checks}/check_schema.py engine $<TARGET_FILE:layerbench>
+            ${CMAKE_SOURCE_DIR}/tests/fuzz-seeds/measured-small.json ${engine_run})
+  set_tests_properties(dataset/schema_data dataset/schema_rejects_what_reader_rejects dataset/schema_engine_output
+    PROPERTIES SKIP_RETURN_CODE 77 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} TIMEOUT 300)
+else()
+  add_test(NAME dataset/schema_checks COMMAND sh -c "echo 'SKIPPED: no python3 for the JSON Schema checks'; exit 77")
+  set_tests_properties(dataset/schema_checks PROPERTIES SKIP_RETURN_CODE 77)
+endif()
+
+if(LAYERBENCH_PYTHON)
+  add_test(NAME dataset/citation_cff
+    COMMAND ${LAYERBENCH_PYTHON} ${dataset_checks}/check_citation.py $<TARGET_FILE:layerbench>)
+  set_tests_properties(dataset/citation_cff PROPERTIES SKIP_RETURN_CODE 77 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+endif()

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/catalog.hpp"
+
+#include "dataset/io.hpp"
+#include "dataset/validate.hpp"
+#include "test_dataset_fixture.hpp"
+#include "util/error.hpp"
+#include "util/file.hpp"
+#include "util/sha256.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace layerbench;
+
+namespace {
+
+std::string error_of(const std::function<void()>& action)
+{
+  try {
+    action();
+  } catch (const Error& error) {
+    return error.what();
+  }
+  FAIL("no error");
+  return {};
+}
+
+std::string read(const std::filesystem::path& path) { return *util::read_file(path); }
+
+} // namespace
+
+TEST_CASE("dataset::publish")
+{
+  test::TempFolder folder;
+  dataset::PublishOptions options;
+  options.data_dir = folder.path();
+  const auto first = dataset::publish(test::measured(), options);
+
+  SUBCASE("the first version: file, sha256 and catalog entry")
+  {
+    CHECK(first.version == 1);
+    CHECK(first.path == "datasets/test-cpu-v1.json");
+    CHECK(first.sha256 == util::sha256_hex(read(folder.path() / first.path)));
+    CHECK(first.device == "Test CPU");
+    CHECK(first.torch_version == "2.11.0");
+    CHECK(first.cells == 4);
+    const auto catalog = dataset::load_catalog(folder.path() / "catalog.json");
+    REQUIRE(catalog.datasets.size() == 1);
+    CHECK(catalog.featured == "test-cpu@1");
+    CHECK(dataset::load(folder.path() / first.path).version == 1);
+    CHECK(dataset::validate_file(folder.path() / first.path).empty());
+    CHECK(dataset::validate_file(folder.path() / "catalog.json").empty());
+  }
+  SUBCASE("the next version replaces the latest and takes over as featured")
+  {
+    const auto second = dataset::publish(test::measured(), options);
+    CHECK(second.version == 2);
+    CHECK(second.replaces == "test-cpu@1");
+    CHECK(dataset::load_catalog(folder.path() / "catalog.json").featured == "test-cpu@2");
+  }
+  SUBCASE("another id keeps the featured one unless asked")
+  {
+    options.id = "other-cpu";
+    dataset::publish(test::measured(), options);
+    CHECK(dataset::load_catalog(folder.path() / "catalog.json").featured == "test-cpu@1");
+    options.feature = dataset::PublishOptions::Feature::make_featured;
+    dataset::publish(test::measured(), options);
+    CHECK(dataset::load_catalog(folder.path() / "catalog.json").featured == "other-cpu@2");
+  }
+  SUBCASE("never overwrites a file, and the catalog stays as it was")
+  {
+    test::write_text(folder.path() / "datasets/test-cpu-v2.json", "someone else's");
+    const auto before = read(folder.path() / "catalog.json");
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).find("test-cpu-v2.json") != std::string::npos);
+    CHECK(read(folder.path() / "datasets/test-cpu-v2.json") == "someone else's");
+    CHECK(read(folder.path() / "catalog.json") == before);
+  }
+  SUBCASE("an invalid run is refused and nothing is written")
+  {
+    auto run = test::measured();
+    run.results.pop_back();
+    const auto message = error_of([&] { dataset::publish(run, options); });
+    CHECK(message.find("not publishable") != std::string::npos);
+    CHECK(message.find("Dropout at batch size 8") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "datasets/test-cpu-v2.json"));
+  }
+  SUBCASE("bad options")
+  {
+    options.id = "Not An Id";
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("--id: ", 0) == 0);
+    options.id = "";
+    options.replaces = "test-cpu@7";
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("--replaces: test-cpu@7 is not in", 0) == 0);
+    options.replaces = "test-cpu";
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("--replaces: ", 0) == 0);
+  }
+  SUBCASE("validate catches an edit of a published file")
+  {
+    auto text = read(folder.path() / first.path);
+    text.replace(text.find("Hand-made"), 9, "Hand-edit");
+    test::write_text(folder.path() / first.path, text);
+    const auto lines = dataset::validate_file(folder.path() / first.path);
+    REQUIRE(lines.size() == 2);
+    CHECK(lines[0].find("differs from the catalog's " + first.sha256) != std::string::npos);
+    CHECK(lines[1].find("does not describe this file") != std::string::npos);
+    const auto catalog_lines = dataset::validate_file(folder.path() / "catalog.json");
+    REQUIRE(catalog_lines.size() == 1);
+    CHECK(catalog_lines[0].find("/datasets/0/sha256: does not match") != std::string::npos);
+  }
+}
+
+TEST_CASE("dataset::parse_catalog")
+{
+  dataset::Catalog catalog;
+  catalog.datasets.push_back(dataset::describe(test::measured(), std::string(64, 'a')));
+  catalog.datasets[0].version = 1;
+  catalog.datasets[0].path = "datasets/test-cpu-v1.json";
+  catalog.featured = "test-cpu@1";
+  const auto good = dataset::serialize(catalog);
+  SUBCASE("round trip")
+  {
+    CHECK(dataset::serialize(dataset::parse_catalog(good, "catalog.json")) == good);
+  }
+  SUBCASE("errors name the pointer")
+  {
+    auto twice = catalog;
+    twice.datasets.push_back(twice.datasets[0]);
+    CHECK(error_of([&] { dataset::parse_catalog(dataset::serialize(twice), "c.json"); })
+          == "c.json: /datasets/1: test-cpu@1 is listed twice");
+    auto unknown = catalog;
+    unknown.featured = "test-cpu@2";
+    CHECK(error_of([&] { dataset::parse_catalog(dataset::serialize(unknown), "c.json"); })
+          == "c.json: /featured: test-cpu@2 is not in the catalog");
+    auto digest = catalog;
+    digest.datasets[0].sha256 = "abc";
+    CHECK(error_of([&] { dataset::parse_catalog(dataset::serialize(digest), "c.json"); })
+          == "c.json: /datasets/0/sha256: expected 64 lowercase hex digits");
+    auto path = catalog;
+    path.datasets[0].path = "../elsewhere.json";
+    CHECK(error_of([&] { dataset::parse_catalog(dataset::serialize(path), "c.json"); })
+          == "c.json: /datasets/0/path: expected \"datasets/test-cpu-v1.json\"");
+    CHECK(error_of([&] { dataset::parse_catalog("{\"schema_version\": \"1.0.0\"}", "c.json"); })
+          == "c.json: not a layerbench catalog (no \"datasets\" at the top level)");
+  }
+}
+
+TEST_CASE("dataset::parse_reference")
+{
+  SUBCASE("id@N")
+  {
+    const auto reference = dataset::parse_reference("a100-80gb-reference@12", "--replaces");
+    CHECK(reference.id == "a100-80gb-reference");
+    CHECK(reference.version == 12);
+  }
+  SUBCASE("malformed")
+  {
+    for (const char* bad : {"a100", "a100@", "a100@0", "a100@01", "A100@1", "@1", "a--b@1", "a100@1x"}) {
+      CAPTURE(bad);
+      CHECK_THROWS_AS(dataset::parse_reference(bad, "--replaces"), Error);
+    }
+  }
+}
