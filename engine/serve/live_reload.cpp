@@ -32,7 +32,7 @@ const char* const k_script_tail = R"(?since=" + since);
     box.textContent = "layerbench serve: render failed; fix it and save, the page reloads.\n\n" + message;
   }
   source.addEventListener("reload", function (event) {
-    if (Number(event.data) > since) { location.reload(); }
+    if (Number(event.lastEventId) > since) { location.reload(); }
   });
   source.addEventListener("render-error", function (event) { overlay(event.data); });
 })();

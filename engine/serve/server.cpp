@@ -25,7 +25,7 @@ namespace {
 constexpr std::size_t k_worker_threads = 64;
 constexpr std::size_t k_max_event_listeners = k_worker_threads / 2;
 // An idle keep-alive connection holds a thread and delays shutdown by at most this long.
-constexpr time_t k_keep_alive_seconds = 2;
+constexpr time_t k_keep_alive_seconds = 1;
 constexpr std::size_t k_keep_alive_requests = 100;
 constexpr std::size_t k_max_body_bytes = 64 * 1024;
 constexpr std::chrono::seconds k_event_heartbeat{5};
@@ -89,6 +89,15 @@ void refuse(httplib::Response& response, int status, const std::string& reason)
 
 } // namespace
 
+// cpp-httplib listens with a backlog of 5, compiled into Debian's library; a burst of connections (a
+// browser opening a page's assets, wrk reconnecting) then overflows it and clients wait for SYN
+// retransmits, one to three seconds. listen(2) again on the bound socket widens it.
+class HttpServer : public httplib::Server
+{
+public:
+  void widen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
+};
+
 struct PreviewServer::Impl
 {
   explicit Impl(ServeOptions serve_options) : options(std::move(serve_options)), events(k_max_event_listeners) {}
@@ -101,7 +110,7 @@ struct PreviewServer::Impl
 
   const ServeOptions options;
   EventHub events;
-  httplib::Server http;
+  HttpServer http;
   int port = -1;
   // A stop() can come from a signal's thread at any moment, also before listening starts; run()
   // announces itself before checking for a stop, and stop() asks before checking for a run, so one
@@ -268,6 +277,7 @@ int PreviewServer::bind()
     throw Error("serve: cannot listen on " + options.host + ":" + std::to_string(options.port) + ": "
                 + bind_failure_reason(options.host, options.port));
   }
+  m_impl->http.widen_backlog();
   m_impl->port = port;
   return port;
 }

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""`layerbench serve` as a user runs it: banner and URL, a port in use, a missing root, and a clean
+stop on SIGINT and SIGTERM while a page holds its event stream and another connection is kept alive.
+
+Usage: test_serve_cli.py LAYERBENCH"""
+import http.client
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import pathlib
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from test_serve_support import Serve, copy_sources, render_fixture  # noqa: E402
+
+binary = pathlib.Path(sys.argv[1])
+failures = []
+
+
+def check(condition, message):
+    print(("ok:   " if condition else "FAIL: ") + message, flush=True)
+    if not condition:
+        failures.append(message)
+
+
+def get(port, path, method="GET"):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request(method, path)
+    response = connection.getresponse()
+    return response.status, dict(response.getheaders()), response.read()
+
+
+with tempfile.TemporaryDirectory() as scratch:
+    scratch = pathlib.Path(scratch)
+    site = render_fixture(binary, scratch / "site")
+
+    # Banner, URL, loopback, a page, and a clean SIGINT with an idle keep-alive connection open.
+    with Serve(binary, "--root", site, "--no-watch") as serve:
+        check(serve.url.startswith("http://127.0.0.1:") and serve.port > 0, f"--port 0 prints the URL it picked: {serve.url}")
+        check(any("loopback only" in line for line in serve.out), "says it listens on loopback only")
+        status, headers, body = get(serve.port, "/")
+        check(status == 200 and b"<table" in body, "the home page is served")
+        check(headers.get("Cache-Control") == "no-store", "Cache-Control: no-store")
+        check(b"layerbench-live-reload" not in body, "--no-watch adds no reload script")
+        idle = socket.create_connection(("127.0.0.1", serve.port))
+        code, took = serve.stop(signal.SIGINT)
+        idle.close()
+        check(code == 0, f"SIGINT exits 0 (got {code}) in {took:.2f}s")
+        check(any("stopped" in line for line in serve.out), "says it stopped")
+
+    # A port in use (held by a plain socket) is a clear error.
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    busy = holder.getsockname()[1]
+    result = subprocess.run([str(binary), "serve", "--root", str(site), "--no-watch", "--port", str(busy)],
+                            capture_output=True, text=True, timeout=60)
+    holder.close()
+    check(result.returncode == 1, f"a port in use exits 1 (got {result.returncode})")
+    check(f"127.0.0.1:{busy}" in result.stderr and "address already in use" in result.stderr,
+          f"and says so: {result.stderr.strip()}")
+
+    result = subprocess.run([str(binary), "serve", "--root", str(scratch / "nothing"), "--no-watch"],
+                            capture_output=True, text=True, timeout=60)
+    check(result.returncode == 1 and "--root" in result.stderr and "no such folder" in result.stderr,
+          f"a missing root is a clear error: {result.stderr.strip()}")
+
+    result = subprocess.run([str(binary), "serve", "--port", "http"], capture_output=True, text=True, timeout=60)
+    check(result.returncode == 2 and "--port" in result.stderr, f"a bad --port is a usage error: {result.stderr.strip()}")
+
+    # Live mode: the first render, the script, then SIGTERM while a page streams events.
+    data, templates = copy_sources(scratch)
+    with Serve(binary, "--root", scratch / "preview", "--data", data, "--templates", templates) as serve:
+        check(any("rendered in" in line for line in serve.out), "renders once at start")
+        check(any("live reload on" in line for line in serve.out), "says live reload is on")
+        status, _, body = get(serve.port, "/")
+        check(status == 200 and b"layerbench-live-reload" in body, "pages carry the reload script")
+        on_disk = (scratch / "preview" / "index.html").read_bytes()
+        check(b"layerbench-live-reload" not in on_disk, "the file on disk does not")
+        stream = http.client.HTTPConnection("127.0.0.1", serve.port, timeout=10)
+        stream.request("GET", "/__layerbench/events?since=0")
+        events = stream.getresponse()
+        check(events.status == 200 and events.getheader("Content-Type") == "text/event-stream",
+              "the event stream answers with text/event-stream")
+        first = events.readline()
+        check(first.startswith(b"retry:"), f"and greets the page ({first!r})")
+        code, took = serve.stop(signal.SIGTERM)
+        check(code == 0, f"SIGTERM exits 0 with a page streaming events (got {code}) in {took:.2f}s")
+        stream.close()
+
+print(f"{len(failures)} failures")
+sys.exit(1 if failures else 0)
