@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/citation.hpp"
+
+#include "test_dataset_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace layerbench;
+
+namespace {
+
+dataset::Dataset published()
+{
+  auto d = test::measured();
+  d.version = 3;
+  d.title = "H100 & friends: 100% of_layers";
+  d.creators = {{"Ada Lovelace", "Analytical Engines"}, {"Alan Turing", ""}};
+  return d;
+}
+
+} // namespace
+
+TEST_CASE("dataset::bibtex")
+{
+  const auto text = dataset::bibtex(published());
+  SUBCASE("key, authors, year, version")
+  {
+    CHECK(text.rfind("@misc{layerbench-test-cpu-v3,\n", 0) == 0);
+    CHECK(text.find("  author = {{Ada Lovelace} and {Alan Turing}},\n") != std::string::npos);
+    CHECK(text.find("  year = {2026},\n") != std::string::npos);
+    CHECK(text.find("  version = {3},\n") != std::string::npos);
+    CHECK(text.find("  howpublished = {LayerBench dataset test-cpu@3}\n}\n") != std::string::npos);
+  }
+  SUBCASE("TeX specials are escaped")
+  {
+    CHECK(text.find("  title = {H100 \\& friends: 100\\% of\\_layers},\n") != std::string::npos);
+  }
+  SUBCASE("the licence and attribution go into the note")
+  {
+    CHECK(text.find("note = {Licence CC-BY-4.0. LayerBench test fixture}") != std::string::npos);
+  }
+  SUBCASE("a published reference names its page")
+  {
+    auto reference = published();
+    reference.provenance.source = dataset::Source{"PyTorch Layer Performance Benchmark", "", "April 11, 2026",
+                                                  "CC BY 4.0", "cite", "", "", "", {}};
+    CHECK(dataset::bibtex(reference).find("Figures as printed by \"PyTorch Layer Performance Benchmark\", April 11, "
+                                          "2026, CC BY 4.0.")
+          != std::string::npos);
+  }
+}
+
+TEST_CASE("dataset::cff")
+{
+  const auto text = dataset::cff(published());
+  SUBCASE("a CFF 1.2.0 dataset document (cffconvert checks it in dataset/citation_cff)")
+  {
+    CHECK(text.rfind("cff-version: 1.2.0\n", 0) == 0);
+    CHECK(text.find("\ntype: dataset\n") != std::string::npos);
+    CHECK(text.find("\nversion: \"3\"\n") != std::string::npos);
+    CHECK(text.find("\ndate-released: \"2026-11-22\"\n") != std::string::npos);
+    CHECK(text.find("\nlicense: CC-BY-4.0\n") != std::string::npos);
+  }
+  SUBCASE("authors with affiliations, quoted as YAML strings")
+  {
+    CHECK(text.find("authors:\n  - name: \"Ada Lovelace\"\n    affiliation: \"Analytical Engines\"\n"
+                    "  - name: \"Alan Turing\"\n")
+          != std::string::npos);
+  }
+  SUBCASE("quotes in a title stay inside the YAML string")
+  {
+    auto quoted = published();
+    quoted.title = "A \"quoted\" title: yes";
+    CHECK(dataset::cff(quoted).find("title: \"A \\\"quoted\\\" title: yes\"\n") != std::string::npos);
+  }
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/diff.hpp"
+
+#include "test_dataset_fixture.hpp"
+#include "util/error.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace layerbench;
+
+namespace {
+
+// B differs from the fixture A in Linear at batch size 1 only.
+dataset::CellChange linear_1(const dataset::Stats& b_stats)
+{
+  auto b = test::measured();
+  test::cell_of(b, "Linear", 1).stats = b_stats;
+  return dataset::diff(test::measured(), b).cells.at(0);
+}
+
+} // namespace
+
+TEST_CASE("dataset::diff")
+{
+  SUBCASE("twice as slow, intervals apart: slower, ratio 2")
+  {
+    const auto change = linear_1(test::quartiles(2.0, 1.9, 2.1));
+    CHECK(change.change == dataset::Change::slower);
+    CHECK(*change.ratio == doctest::Approx(2.0));
+    CHECK(*change.a_ms == 1.0);
+    CHECK(*change.b_ms == 2.0);
+  }
+  SUBCASE("half the time: faster, ratio 0.5")
+  {
+    const auto change = linear_1(test::quartiles(0.5, 0.45, 0.55));
+    CHECK(change.change == dataset::Change::faster);
+    CHECK(*change.ratio == doctest::Approx(0.5));
+  }
+  SUBCASE("overlapping intervals: unchanged")
+  {
+    CHECK(linear_1(test::quartiles(1.04, 0.99, 1.09)).change == dataset::Change::unchanged);
+  }
+  SUBCASE("apart, but within the noise of the noisier run: unchanged")
+  {
+    auto a = test::measured();
+    test::cell_of(a, "Linear", 1).stats = test::quartiles(1.0, 0.5, 1.5); // noise 1.0
+    auto b = test::measured();
+    test::cell_of(b, "Linear", 1).stats = test::quartiles(1.6, 1.55, 1.65); // 60% slower
+    CHECK(dataset::diff(a, b).cells.at(0).change == dataset::Change::unchanged);
+  }
+  SUBCASE("medians only (a published reference) count as a point")
+  {
+    auto reference = test::measured();
+    dataset::Stats median_only;
+    median_only.median_ms = 1.0;
+    test::cell_of(reference, "Linear", 1).stats = median_only;
+    auto b = test::measured();
+    test::cell_of(b, "Linear", 1).stats = test::quartiles(1.04, 0.99, 1.09);
+    CHECK(dataset::diff(reference, b).cells.at(0).change == dataset::Change::unchanged);
+    test::cell_of(b, "Linear", 1).stats = test::quartiles(1.2, 1.15, 1.25);
+    CHECK(dataset::diff(reference, b).cells.at(0).change == dataset::Change::slower);
+  }
+  SUBCASE("missing: absent in B, skipped in A, only in B; and the summary")
+  {
+    auto a = test::measured();
+    test::cell_of(a, "Linear", 8) = test::skipped_cell("Linear", 8, "out of memory");
+    auto b = test::measured();
+    b.results.pop_back(); // Dropout 8
+    b.results.push_back(test::timed_cell("GRU", 1, test::quartiles(3, 2.9, 3.1)));
+    test::cell_of(b, "Dropout", 1).stats = test::quartiles(0.5, 0.45, 0.55);
+    const auto result = dataset::diff(a, b);
+    REQUIRE(result.cells.size() == 5);
+    CHECK(result.cells[1].change == dataset::Change::missing);
+    CHECK_FALSE(result.cells[1].a_ms);
+    CHECK(result.cells[3].change == dataset::Change::missing);
+    CHECK(result.cells[4].layer == "GRU");
+    CHECK(result.cells[4].change == dataset::Change::missing);
+    CHECK(result.summary.faster == 1);
+    CHECK(result.summary.slower == 0);
+    CHECK(result.summary.unchanged == 1);
+    CHECK(result.summary.missing == 3);
+  }
+}
+
+TEST_CASE("dataset::format_diff")
+{
+  auto b = test::measured();
+  test::cell_of(b, "Linear", 1).stats = test::quartiles(2.0, 1.9, 2.1);
+  const auto result = dataset::diff(test::measured(), b);
+  SUBCASE("text")
+  {
+    const auto text = dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::text);
+    CHECK(text.find("Linear                    1       1.00       2.00    2.000  slower") != std::string::npos);
+    CHECK(text.find("faster: 0, slower: 1, unchanged: 3, missing: 0") != std::string::npos);
+  }
+  SUBCASE("markdown")
+  {
+    const auto text = dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::markdown);
+    CHECK(text.find("| Layer | Batch | A (ms) | B (ms) | B/A | Change |") != std::string::npos);
+    CHECK(text.find("| Linear | 1 | 1.00 | 2.00 | 2.000 | slower |") != std::string::npos);
+  }
+  SUBCASE("json")
+  {
+    const auto json = nlohmann::json::parse(dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::json));
+    CHECK(json["cells"][0]["change"] == "slower");
+    CHECK(json["cells"][0]["ratio"] == 2.0);
+    CHECK(json["summary"]["slower"] == 1);
+    CHECK(json["summary"]["unchanged"] == 3);
+    CHECK(json["a"] == "a.json");
+  }
+  SUBCASE("an unknown format is a usage error naming --format")
+  {
+    CHECK_THROWS_WITH_AS(dataset::parse_diff_format("html"), "--format: \"html\" is not one of text, markdown, json",
+                         UsageError);
+  }
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/merge.hpp"
+
+#include "dataset/io.hpp"
+#include "dataset/validate.hpp"
+#include "test_dataset_fixture.hpp"
+#include "util/error.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace layerbench;
+
+namespace {
+
+// Shard i/n of the fixture, as `run --shard i/n` would write it: cells k with k mod n == i - 1.
+dataset::ShardFile shard(int index, int count)
+{
+  auto d = test::measured();
+  d.methodology->shard = std::to_string(index) + "/" + std::to_string(count);
+  std::vector<dataset::Cell> mine;
+  for (size_t k = 0; k < d.results.size(); ++k) {
+    if (static_cast<int>(k % count) == index - 1) {
+      mine.push_back(d.results[k]);
+    }
+  }
+  d.results = mine;
+  return {"shard" + std::to_string(index) + ".json", d};
+}
+
+std::string merge_error(const std::vector<dataset::ShardFile>& shards)
+{
+  try {
+    dataset::merge(shards, "layerbench merge");
+  } catch (const Error& error) {
+    return error.what();
+  }
+  FAIL("merged");
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("dataset::merge")
+{
+  SUBCASE("two shards give back the whole run, cells in matrix order")
+  {
+    // Shard 2 first: the order of the files does not matter.
+    const auto merged = dataset::merge({shard(2, 2), shard(1, 2)}, "layerbench merge shard2.json shard1.json --out m.json");
+    auto whole = test::measured();
+    whole.provenance.command_line = "layerbench merge shard2.json shard1.json --out m.json";
+    CHECK(dataset::serialize(merged) == dataset::serialize(whole));
+    CHECK(merged.methodology->shard.empty());
+    CHECK(dataset::check(merged).empty());
+  }
+  SUBCASE("a mismatched environment")
+  {
+    auto other = shard(2, 2);
+    other.dataset.environment->device.name = "Another CPU";
+    CHECK(merge_error({shard(1, 2), other})
+          == "merge: shard2.json: /environment differs from shard1.json; only shards of one run (same machine "
+             "setup, options and build) can be merged");
+  }
+  SUBCASE("a mismatched methodology, tool build or layer description")
+  {
+    auto options = shard(2, 2);
+    options.dataset.methodology->noise_target = 0.5;
+    CHECK(merge_error({shard(1, 2), options}).find("/methodology differs") != std::string::npos);
+    auto build = shard(2, 2);
+    build.dataset.provenance.git_commit = "abc";
+    CHECK(merge_error({shard(1, 2), build}).find("/provenance differs") != std::string::npos);
+    auto layers = shard(2, 2);
+    layers.dataset.layers[0].params = 11;
+    CHECK(merge_error({shard(1, 2), layers}).find("/layers differs") != std::string::npos);
+  }
+  SUBCASE("overlapping cells")
+  {
+    auto overlap = shard(2, 2);
+    overlap.dataset.results.push_back(shard(1, 2).dataset.results[0]);
+    CHECK(merge_error({shard(1, 2), overlap}) == "merge: cell Linear at batch size 1 is in both shard1.json and shard2.json");
+  }
+  SUBCASE("a missing shard, a shard twice, different splits")
+  {
+    CHECK(merge_error({shard(1, 3), shard(3, 3)}) == "merge: shard 2/3 is missing");
+    CHECK(merge_error({shard(1, 2), shard(1, 2), shard(2, 2)}) == "merge: shard1.json and shard1.json are both shard 1/2");
+    CHECK(merge_error({shard(1, 2), shard(2, 3)})
+          == "merge: shard2.json is shard 2/3 but shard1.json splits the matrix in 2");
+  }
+  SUBCASE("not a measured run")
+  {
+    auto reference = shard(1, 1);
+    reference.dataset.kind = dataset::Kind::published_reference;
+    reference.dataset.methodology.reset();
+    CHECK(merge_error({reference}) == "merge: shard1.json: not a measured run");
+  }
+}
