@@ -77,10 +77,10 @@ std::string line(double x1, double y1, double x2, double y2, const std::string& 
 
 struct Frame
 {
-  double left = 72;
+  double left = 64;
   double top = 16;
-  double width = 540;
-  double height = 260;
+  double width = 400;
+  double height = 240;
 };
 
 } // namespace
@@ -158,7 +158,7 @@ std::string render_svg(const BarChart& chart)
   }
   const LogRange range = decades(low, high);
   const double label_width = 150;
-  const double bar_width = 380;
+  const double bar_width = 300;
   const double row = 22;
   const double top = 28;
   const double height = top + row * static_cast<double>(chart.bars.size()) + 40;

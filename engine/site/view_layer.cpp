@@ -60,7 +60,8 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
   chart.x_label = "batch size (log scale)";
   chart.y_label = throughput ? "samples per second (log scale)" : "milliseconds per batch (log scale)";
   for (const auto& entry : site.datasets) {
-    ChartSeries series{dataset_label(entry), {}};
+    // The legend has little room: the slug names the dataset, the table below gives its title.
+    ChartSeries series{entry.slug, {}};
     for (int batch : batch_sizes(entry.data)) {
       const auto ms = median_ms(entry.data, name, batch);
       if (ms && *ms > 0) {
