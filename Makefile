@@ -32,7 +32,14 @@ measure: build
 	@mkdir -p $(RUNS)
 	$(BIN) run --out $(RUNS)/local-$$(date -u +%Y%m%dT%H%M%SZ).json $(RUN_ARGS)
 
+# The preview of `make run`: data/ plus the newest local run, rendered into $(PREVIEW) (never site/),
+# served with live reload until Ctrl-C. SERVE_ARGS="--port 0" picks a free port.
+PREVIEW    ?= $(BUILD)/preview
+SERVE_ARGS ?=
 run: measure
+	@latest=$$(ls -t $(RUNS)/local-*.json | head -n 1); \
+	  echo "make run: previewing data/ and $$latest in $(PREVIEW)"; \
+	  exec $(BIN) serve --root $(PREVIEW) --extra-dataset "$$latest" $(SERVE_ARGS)
 
 # libFuzzer on the dataset loader. Needs clang and its runtime (Debian: clang, libclang-rt-dev), which
 # only this target installs, so `make test` never pulls clang in. FUZZ_SECONDS=0 runs until stopped.
