@@ -23,3 +23,13 @@ add_test(NAME site/committed_is_current
   COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py committed ${CMAKE_SOURCE_DIR}/site $<TARGET_FILE:layerbench>
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(site/committed_is_current PROPERTIES SKIP_RETURN_CODE 77)
+
+# The command line: errors are reported as "layerbench: error: ..." naming what is wrong.
+add_test(NAME site/render_cli_no_datasets
+  COMMAND layerbench render --data ${CMAKE_BINARY_DIR}/no-such-data --out ${CMAKE_BINARY_DIR}/no-such-site
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(site/render_cli_no_datasets PROPERTIES
+  PASS_REGULAR_EXPRESSION "layerbench: error: .*no-such-data: no datasets")
+add_test(NAME site/render_cli_unknown_option COMMAND layerbench render --bogus WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(site/render_cli_unknown_option PROPERTIES
+  PASS_REGULAR_EXPRESSION "layerbench: error: render: unrecognised option '--bogus'")

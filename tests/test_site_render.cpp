@@ -98,6 +98,17 @@ TEST_CASE("site::render")
     CHECK_THROWS_WITH_AS(layerbench::site::render(options), doctest::Contains("differs from the catalog's"), Error);
     CHECK_FALSE(fs::exists(work / "site"));
   }
+  SUBCASE("an extra local run is shown beside the published datasets, never featured")
+  {
+    RenderOptions options = fixture_options(work / "site");
+    options.extra_datasets.push_back(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json");
+    layerbench::site::render(options);
+    CHECK(fs::exists(work / "site/data/local-fixture-cpu-v1.json"));
+    const std::string datasets = read(work / "site/datasets.html");
+    CHECK(datasets.find("Fixture CPU run · v1 (local run)") != std::string::npos);
+    const std::string home = read(work / "site/index.html");
+    CHECK(home.find("From <a href=\"datasets.html#fixture-cpu-v1\">") != std::string::npos);
+  }
   SUBCASE("the FAQ answers from the featured dataset")
   {
     layerbench::site::render(fixture_options(work / "site"));
