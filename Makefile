@@ -32,6 +32,10 @@ measure: build
 	@mkdir -p $(RUNS)
 	$(BIN) run --out $(RUNS)/local-$$(date -u +%Y%m%dT%H%M%SZ).json $(RUN_ARGS)
 
+# The published site: data/ rendered into site/ (commit the result; a test checks it is current).
+render: build
+	$(BIN) render --data data --templates templates --out site
+
 # The preview of `make run`: data/ plus the newest local run, rendered into $(PREVIEW) (never site/),
 # served with live reload until Ctrl-C. SERVE_ARGS="--port 0" picks a free port.
 PREVIEW    ?= $(BUILD)/preview
