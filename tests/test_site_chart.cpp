@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "site/chart.hpp"
+
+#include <doctest/doctest.h>
+
+using layerbench::site::BarChart;
+using layerbench::site::LineChart;
+using layerbench::site::render_svg;
+
+namespace {
+
+size_t count(const std::string& text, const std::string& part)
+{
+  size_t found = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++found;
+  }
+  return found;
+}
+
+} // namespace
+
+TEST_CASE("site::render_svg")
+{
+  SUBCASE("a line chart has a title, a description, labelled log axes and one point per value")
+  {
+    LineChart chart{"c", "Time <ms>", "desc & more", "batch size", "ms per batch", {{"run-v1", {{1, 0.02}, {8, 0.05}, {32, 0.14}, {128, 0.5}}}}};
+    const std::string svg = render_svg(chart);
+    CHECK(svg.find("<title id=\"c-title\">Time &lt;ms&gt;</title>") != std::string::npos);
+    CHECK(svg.find("<desc id=\"c-desc\">desc &amp; more</desc>") != std::string::npos);
+    CHECK(svg.find("aria-labelledby=\"c-title c-desc\"") != std::string::npos);
+    CHECK(count(svg, "<circle") == 4);
+    // Decades from 0.01 to 1 cover the values; batch sizes label the x axis.
+    CHECK(svg.find(">0.01</text>") != std::string::npos);
+    CHECK(svg.find(">1</text>") != std::string::npos);
+    CHECK(svg.find(">128</text>") != std::string::npos);
+    CHECK(svg.find(">ms per batch</text>") != std::string::npos);
+    CHECK(svg.find(">run-v1</text>") != std::string::npos);
+  }
+  SUBCASE("a bar chart has one bar per value, longer for larger values")
+  {
+    BarChart chart{"b", "Bars", "All layers", "ms", {{"Dropout", 0.005, "0.005 ms"}, {"TransformerEncoder", 16.3, "16.3 ms"}}};
+    const std::string svg = render_svg(chart);
+    CHECK(count(svg, "<rect class=\"bar\"") == 2);
+    CHECK(svg.find(">0.001</text>") != std::string::npos);
+    CHECK(svg.find(">100</text>") != std::string::npos);
+    const auto width_of = [&svg](size_t nth) {
+      size_t at = 0;
+      for (size_t i = 0; i <= nth; ++i) {
+        at = svg.find("<rect class=\"bar\"", at + 1);
+      }
+      const size_t start = svg.find("width=\"", at) + 7;
+      return std::stod(svg.substr(start, svg.find('"', start) - start));
+    };
+    CHECK(width_of(0) < width_of(1));
+  }
+  SUBCASE("no data gives no chart")
+  {
+    CHECK(render_svg(LineChart{}) == "");
+    CHECK(render_svg(BarChart{}) == "");
+  }
+}
