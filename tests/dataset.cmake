@@ -27,6 +27,18 @@ else()
   set_tests_properties(dataset/schema_checks PROPERTIES SKIP_RETURN_CODE 77)
 endif()
 
+# The reference's inconsistencies are generated from `layerbench layers`, which needs the torch build.
+if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_SYSTEM_PYTHON)
+  add_test(NAME dataset/reference_inconsistencies_current
+    COMMAND ${LAYERBENCH_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/data/reference/find_inconsistencies.py --check
+            $<TARGET_FILE:layerbench> ${CMAKE_SOURCE_DIR}/data a100-80gb-reference@1
+            ${CMAKE_SOURCE_DIR}/data/reference/a100-80gb-reference-inconsistencies.json)
+else()
+  add_test(NAME dataset/reference_inconsistencies_current
+    COMMAND sh -c "echo 'SKIPPED: needs the torch build (layerbench layers) and python3'; exit 77")
+endif()
+set_tests_properties(dataset/reference_inconsistencies_current PROPERTIES SKIP_RETURN_CODE 77 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+
 if(LAYERBENCH_PYTHON)
   add_test(NAME dataset/citation_cff
     COMMAND ${LAYERBENCH_PYTHON} ${dataset_checks}/check_citation.py $<TARGET_FILE:layerbench>)
