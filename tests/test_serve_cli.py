@@ -67,6 +67,11 @@ with tempfile.TemporaryDirectory() as scratch:
     check(result.returncode == 1 and "--root" in result.stderr and "no such folder" in result.stderr,
           f"a missing root is a clear error: {result.stderr.strip()}")
 
+    result = subprocess.run([str(binary), "serve", "--root", ".", "--port", "0"], capture_output=True, text=True,
+                            timeout=60)
+    check(result.returncode == 1 and "folder of its own" in result.stderr,
+          f"live reload never renders over the current folder: {result.stderr.strip()}")
+
     result = subprocess.run([str(binary), "serve", "--port", "http"], capture_output=True, text=True, timeout=60)
     check(result.returncode == 2 and "--port" in result.stderr, f"a bad --port is a usage error: {result.stderr.strip()}")
 

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <pthread.h>
@@ -102,6 +103,20 @@ std::vector<std::filesystem::path> watched_paths(const site::RenderOptions& rend
   return watched;
 }
 
+// With live reload the root is replaced by every render, so it must be a folder of its own.
+void check_render_root(const site::RenderOptions& render_options)
+{
+  std::vector<std::filesystem::path> keep = watched_paths(render_options);
+  keep.push_back(std::filesystem::current_path());
+  if (const char* home = std::getenv("HOME")) {
+    keep.emplace_back(home);
+  }
+  if (const auto reason = serve::unsafe_render_root(render_options.out_dir, keep)) {
+    throw Error("serve: --root " + *reason + "; live reload renders into --root, so give it a folder of its own "
+                "(or pass --no-watch to serve " + render_options.out_dir.string() + " as it is)");
+  }
+}
+
 } // namespace
 
 int cmd_serve(const Arguments& arguments)
@@ -143,6 +158,9 @@ int cmd_serve(const Arguments& arguments)
     if (!std::filesystem::is_regular_file(extra)) {
       throw Error("serve: --extra-dataset " + extra.string() + ": no such file");
     }
+  }
+  if (options.live_reload == serve::LiveReload::on) {
+    check_render_root(render_options);
   }
 
   serve::PreviewServer server(options);

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <functional>
 #include <iosfwd>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace layerbench::serve {
@@ -39,5 +41,11 @@ private:
   std::ostream& m_log;
   Watcher m_watcher;
 };
+
+// Live reload renders into the served folder and replaces it whole. Says why that would destroy
+// something worth keeping (the folder is, or holds, one of `keep`: the sources, the current folder,
+// the home folder), or nullopt when it is safe.
+std::optional<std::string> unsafe_render_root(const std::filesystem::path& root,
+                                              const std::vector<std::filesystem::path>& keep);
 
 } // namespace layerbench::serve
