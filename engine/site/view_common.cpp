@@ -36,7 +36,8 @@ std::string layer_path(const std::string& layer) { return "layers/" + layer + ".
 std::optional<double> median_ms(const Dataset& data, const std::string& layer, int batch)
 {
   const dataset::Cell* cell = dataset::find_cell(data, layer, batch);
-  if (!cell || cell->status != dataset::CellStatus::ok || !cell->stats) {
+  // A non-positive time cannot be plotted on a log axis or divided by; validate reports it.
+  if (!cell || cell->status != dataset::CellStatus::ok || !cell->stats || !(cell->stats->median_ms > 0)) {
     return std::nullopt;
   }
   return cell->stats->median_ms;
