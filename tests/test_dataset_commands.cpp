@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// The dataset subcommands as a user runs them: exit codes, what they print, what they write.
+#include "dataset/catalog.hpp"
+#include "dataset/io.hpp"
+#include "test_dataset_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <sys/wait.h>
+
+using namespace layerbench;
+
+namespace {
+
+struct Outcome
+{
+  int status = -1;
+  std::string output; // stdout and stderr together
+};
+
+Outcome run_layerbench(const std::string& arguments)
+{
+  Outcome outcome;
+  FILE* pipe = popen((std::string(LAYERBENCH_BINARY) + " " + arguments + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buffer{};
+  size_t read = 0;
+  while ((read = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) {
+    outcome.output.append(buffer.data(), read);
+  }
+  const int status = pclose(pipe);
+  outcome.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return outcome;
+}
+
+std::string write_dataset(const test::TempFolder& folder, const std::string& name, const dataset::Dataset& d)
+{
+  const auto path = folder.path() / name;
+  test::write_text(path, dataset::serialize(d));
+  return path.string();
+}
+
+} // namespace
+
+TEST_CASE("layerbench validate")
+{
+  test::TempFolder folder;
+  const auto good = write_dataset(folder, "good.json", test::measured());
+  auto broken = test::measured();
+  broken.results.pop_back();
+  const auto bad = write_dataset(folder, "bad.json", broken);
+  SUBCASE("valid files: exit 0")
+  {
+    const auto outcome = run_layerbench("validate " + good);
+    CHECK(outcome.status == 0);
+    CHECK(outcome.output == good + ": valid\n");
+  }
+  SUBCASE("any invalid file: exit 1, every problem as FILE: /pointer: message")
+  {
+    test::write_text(folder.path() / "empty.json", "");
+    const auto outcome = run_layerbench("validate " + good + " " + bad + " " + (folder.path() / "empty.json").string());
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.find(bad + ": /results: cell Dropout at batch size 8 of the declared matrix is missing")
+          != std::string::npos);
+    CHECK(outcome.output.find((folder.path() / "empty.json").string() + ": empty file, not a dataset") != std::string::npos);
+  }
+  SUBCASE("no file: usage error, exit 2")
+  {
+    CHECK(run_layerbench("validate").status == 2);
+  }
+  SUBCASE("the committed data folder is valid")
+  {
+    const auto outcome = run_layerbench("validate data/catalog.json data/datasets/a100-80gb-reference-v1.json");
+    CHECK(outcome.status == 0);
+  }
+}
+
+TEST_CASE("layerbench diff")
+{
+  test::TempFolder folder;
+  auto slower = test::measured();
+  test::cell_of(slower, "Linear", 1).stats = test::quartiles(2.0, 1.9, 2.1);
+  const auto a = write_dataset(folder, "a.json", test::measured());
+  const auto b = write_dataset(folder, "b.json", slower);
+  SUBCASE("json")
+  {
+    const auto outcome = run_layerbench("diff " + a + " " + b + " --format json");
+    REQUIRE(outcome.status == 0);
+    const auto json = nlohmann::json::parse(outcome.output);
+    CHECK(json["summary"]["slower"] == 1);
+    CHECK(json["cells"][0]["ratio"] == 2.0);
+  }
+  SUBCASE("a bad format: exit 2 naming --format")
+  {
+    const auto outcome = run_layerbench("diff " + a + " " + b + " --format html");
+    CHECK(outcome.status == 2);
+    CHECK(outcome.output.find("--format") != std::string::npos);
+  }
+}
+
+TEST_CASE("layerbench merge")
+{
+  test::TempFolder folder;
+  auto first = test::measured();
+  first.methodology->shard = "1/2";
+  first.results = {first.results[0], first.results[2]};
+  auto second = test::measured();
+  second.methodology->shard = "2/2";
+  second.results = {second.results[1], second.results[3]};
+  const auto shard1 = write_dataset(folder, "s1.json", first);
+  const auto shard2 = write_dataset(folder, "s2.json", second);
+  const auto out = (folder.path() / "merged.json").string();
+  SUBCASE("writes the whole run, and never over an existing file")
+  {
+    const auto outcome = run_layerbench("merge " + shard1 + " " + shard2 + " --out " + out);
+    CHECK(outcome.status == 0);
+    CHECK(dataset::load(out).results.size() == 4);
+    CHECK(run_layerbench("merge " + shard1 + " " + shard2 + " --out " + out).status == 1);
+  }
+  SUBCASE("overlapping shards: exit 1, nothing written")
+  {
+    const auto outcome = run_layerbench("merge " + shard1 + " " + shard1 + " --out " + out);
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.find("layerbench: error: merge: ") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
+}
+
+TEST_CASE("layerbench export")
+{
+  test::TempFolder folder;
+  const auto file = write_dataset(folder, "run.json", test::measured());
+  SUBCASE("csv to standard output: header and one row per cell")
+  {
+    const auto outcome = run_layerbench("export " + file + " --format csv");
+    CHECK(outcome.status == 0);
+    CHECK(outcome.output.rfind("dataset_id,dataset_version,kind,", 0) == 0);
+    CHECK(std::count(outcome.output.begin(), outcome.output.end(), '\n') == 5);
+  }
+  SUBCASE("an unknown format: exit 2")
+  {
+    CHECK(run_layerbench("export " + file + " --format xlsx").status == 2);
+  }
+}
+
+TEST_CASE("layerbench publish")
+{
+  test::TempFolder folder;
+  const auto run = write_dataset(folder, "run.json", test::measured());
+  const auto data = (folder.path() / "data").string();
+  const auto outcome = run_layerbench("publish " + run + " --data " + data + " --title 'Test CPU, fp32'");
+  REQUIRE(outcome.status == 0);
+  CHECK(outcome.output.find("published test-cpu@1 as ") != std::string::npos);
+  SUBCASE("the next publish is version 2 and replaces version 1")
+  {
+    CHECK(run_layerbench("publish " + run + " --data " + data).status == 0);
+    const auto catalog = dataset::load_catalog(folder.path() / "data/catalog.json");
+    REQUIRE(catalog.datasets.size() == 2);
+    CHECK(catalog.datasets[1].replaces == "test-cpu@1");
+    CHECK(dataset::load(folder.path() / "data/datasets/test-cpu-v1.json").title == "Test CPU, fp32");
+  }
+  SUBCASE("a bad --replaces: exit 1, nothing new")
+  {
+    CHECK(run_layerbench("publish " + run + " --data " + data + " --replaces nothing@3").status == 1);
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
+  }
+}
