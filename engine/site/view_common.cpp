@@ -43,14 +43,9 @@ std::optional<double> median_ms(const Dataset& data, const std::string& layer, i
   return cell->stats->median_ms;
 }
 
-std::string ms_text(std::optional<double> ms)
+std::string trimmed_significant(double value, int digits)
 {
-  if (!ms) {
-    return k_missing;
-  }
-  // Three significant digits at most, and no trailing zeros: the reference prints "0.024", and a
-  // "0.0240" would claim a digit that the page never gave.
-  std::string text = util::format_significant(*ms, 3);
+  std::string text = util::format_significant(value, digits);
   if (text.find('.') != std::string::npos) {
     text.erase(text.find_last_not_of('0') + 1);
     if (text.back() == '.') {
@@ -59,6 +54,10 @@ std::string ms_text(std::optional<double> ms)
   }
   return text;
 }
+
+// Three significant digits at most, and no trailing zeros: the reference prints "0.024", and a
+// "0.0240" would claim a digit that the page never gave.
+std::string ms_text(std::optional<double> ms) { return ms ? trimmed_significant(*ms, 3) : k_missing; }
 
 std::string cell_median_text(const dataset::Cell* cell)
 {
@@ -94,7 +93,7 @@ std::string ratio_text(double ratio)
   if (ratio >= 1000) {
     return util::format_thousands(static_cast<int64_t>(std::llround(ratio))) + "×";
   }
-  return util::format_significant(ratio, 3) + "×";
+  return trimmed_significant(ratio, 3) + "×";
 }
 
 std::vector<int> batch_sizes(const Dataset& data)

@@ -27,6 +27,8 @@ std::string cell_median_text(const dataset::Cell* cell);
 // "p25 0.0241 ms · p75 0.0250 ms · 31 samples", or why there is none.
 std::string cell_quartile_text(const dataset::Cell* cell);
 std::string ms_text(std::optional<double> ms);
+// format_significant without trailing zeros: 0.5 -> "0.5", 2.00 -> "2".
+std::string trimmed_significant(double value, int digits);
 std::string ratio_text(double ratio); // "1,243×" / "12.3×" / "0.812×"
 
 // The batch sizes of the declared matrix, or those of the cells when there is no methodology block.

@@ -13,7 +13,7 @@ namespace {
 using dataset::Dataset;
 
 std::string yes_no(bool value) { return value ? "yes" : "no"; }
-std::string seconds_text(double seconds) { return util::format_significant(seconds, 3) + " s"; }
+std::string seconds_text(double seconds) { return trimmed_significant(seconds, 3) + " s"; }
 
 Data environment_rows(const dataset::Environment& env)
 {
@@ -46,7 +46,7 @@ Data methodology_rows(const dataset::Methodology& m)
   rows.push_back(labelled("Warm-up", "at least " + seconds_text(m.warmup_seconds) + " and " + util::format_thousands(m.warmup_min_iterations) + " iterations"));
   rows.push_back(labelled("Sample length", "iterations per sample grow until one sample takes " + seconds_text(m.block_target_seconds)));
   rows.push_back(labelled("Noise metric", m.noise_metric));
-  rows.push_back(labelled("Noise target", util::format_significant(m.noise_target * 100.0, 3) + "%"));
+  rows.push_back(labelled("Noise target", trimmed_significant(m.noise_target * 100.0, 3) + "%"));
   rows.push_back(labelled("Samples per cell", util::format_thousands(m.min_samples) + " to " + util::format_thousands(m.max_samples)));
   rows.push_back(labelled("Time budget per cell", seconds_text(m.cell_budget_seconds)));
   rows.push_back(labelled("FLOP convention", m.flop_convention));
@@ -75,7 +75,7 @@ Data noise_reached(const Dataset& data)
   Data reached = object();
   reached.set("met", util::format_thousands(met));
   reached.set("judged", util::format_thousands(judged));
-  reached.set("worst", util::format_significant(worst * 100.0, 3) + "%");
+  reached.set("worst", trimmed_significant(worst * 100.0, 3) + "%");
   return reached;
 }
 

@@ -188,9 +188,9 @@ Data methodology_answer(const Dataset& data)
   const auto& m = *data.methodology;
   Data answer = object();
   answer.set("timer", m.timer.empty() ? k_missing : m.timer);
-  answer.set("warmup_seconds", util::format_significant(m.warmup_seconds, 3));
+  answer.set("warmup_seconds", trimmed_significant(m.warmup_seconds, 3));
   answer.set("warmup_iterations", util::format_thousands(m.warmup_min_iterations));
-  answer.set("noise_target", util::format_significant(m.noise_target * 100.0, 3) + "%");
+  answer.set("noise_target", trimmed_significant(m.noise_target * 100.0, 3) + "%");
   answer.set("min_samples", util::format_thousands(m.min_samples));
   answer.set("max_samples", util::format_thousands(m.max_samples));
   return answer;

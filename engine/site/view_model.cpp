@@ -113,7 +113,7 @@ std::string focus_bar_chart(const Dataset& data, const std::string& id)
   for (const auto& layer : data.layers) {
     const auto ms = median_ms(data, layer.name, k_focus_batch);
     if (ms && *ms > 0) {
-      chart.bars.push_back({layer.name, *ms, util::format_significant(*ms, 3) + " ms"});
+      chart.bars.push_back({layer.name, *ms, ms_text(*ms) + " ms"});
     }
   }
   return render_svg(chart);
