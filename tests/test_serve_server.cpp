@@ -143,7 +143,7 @@ TEST_CASE("serve::PreviewServer files")
   {
     for (const std::string method : {"POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"}) {
       CAPTURE(method);
-      const auto reply = raw_request(running.port(), method + " /index.html HTTP/1.1\r\nHost: x\r\n"
+      const auto reply = raw_request(running.port(), method + " /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                                                                "Content-Length: 5\r\nConnection: close\r\n\r\nhello");
       CHECK(reply.status == 405);
       CHECK(reply.head.find("Allow: GET, HEAD") != std::string::npos);
@@ -252,6 +252,53 @@ TEST_CASE("serve::PreviewServer live reload")
     running.server().events().publish("render-error", "templates/home.mustache: missing partial 'head'");
     const std::string received = read_events_until(running.port(), 1, "event: render-error");
     CHECK(received.find("data: templates/home.mustache: missing partial 'head'") != std::string::npos);
+  }
+}
+
+TEST_CASE("serve::PreviewServer Host header")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+  const auto get_as = [&](const std::string& host) {
+    return raw_request(running.port(), "GET / HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n");
+  };
+
+  SUBCASE("loopback names are answered")
+  {
+    for (const std::string host : {"127.0.0.1", "localhost:8000", "LOCALHOST", "[::1]:8000", "preview.localhost"}) {
+      CAPTURE(host);
+      CHECK(get_as(host).status == 200);
+    }
+  }
+  SUBCASE("another name, as after DNS rebinding, is refused")
+  {
+    for (const std::string host : {"attacker.example", "attacker.example:8000", "localhost.attacker.example", "[::2]"}) {
+      CAPTURE(host);
+      const auto reply = get_as(host);
+      CHECK(reply.status == 403);
+      CHECK(reply.body.find("Home page") == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("serve::is_loopback_authority")
+{
+  using layerbench::serve::is_loopback_authority;
+  SUBCASE("names and addresses of this machine, with or without a port")
+  {
+    CHECK(is_loopback_authority("127.0.0.1:8000"));
+    CHECK(is_loopback_authority("localhost."));
+    CHECK(is_loopback_authority("[::1]"));
+    CHECK(is_loopback_authority("127.1.2.3"));
+    CHECK(is_loopback_authority(""));
+  }
+  SUBCASE("anything else")
+  {
+    CHECK_FALSE(is_loopback_authority("example.com"));
+    CHECK_FALSE(is_loopback_authority("127.attacker.example"));
+    CHECK_FALSE(is_loopback_authority("10.0.0.1:8000"));
+    CHECK_FALSE(is_loopback_authority("[::1"));
+    CHECK_FALSE(is_loopback_authority("notlocalhost"));
   }
 }
 

@@ -7,11 +7,15 @@
 #include "util/error.hpp"
 #include "util/file.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <arpa/inet.h>
 #include <httplib.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -103,7 +107,7 @@ struct PreviewServer::Impl
   explicit Impl(ServeOptions serve_options) : options(std::move(serve_options)), events(k_max_event_listeners) {}
 
   void handle_get(const httplib::Request& request, httplib::Response& response);
-  void send_page(httplib::Response& response, const std::filesystem::path& file, int status);
+  bool send_page(httplib::Response& response, const std::filesystem::path& file, int status);
   void send_not_found(httplib::Response& response);
   void stream_events(const httplib::Request& request, httplib::Response& response);
   void install_routes();
@@ -138,6 +142,11 @@ void PreviewServer::Impl::install_routes()
   // Methods that carry a body are answered after cpp-httplib has read it, so that a keep-alive
   // connection stays in step; the others are answered here, before any routing.
   http.set_pre_routing_handler([this, not_allowed](const httplib::Request& request, httplib::Response& response) {
+    if (is_loopback_host(options.host) && !is_loopback_authority(request.get_header_value("Host"))) {
+      refuse(response, 403, "403 forbidden: this preview is bound to loopback and answers only to localhost names, "
+                            "not to Host '" + request.get_header_value("Host") + "' (DNS rebinding)");
+      return httplib::Server::HandlerResponse::Handled;
+    }
     if (request.method == "GET" || request.method == "HEAD") {
       handle_get(request, response);
       return httplib::Server::HandlerResponse::Handled;
@@ -165,7 +174,9 @@ void PreviewServer::Impl::handle_get(const httplib::Request& request, httplib::R
   const Resolution resolution = resolve_target(options.root, request.target);
   switch (resolution.verdict) {
   case Verdict::file:
-    send_page(response, resolution.file, 200);
+    if (!send_page(response, resolution.file, 200)) {
+      send_not_found(response); // removed between resolving and reading (a render swapping folders)
+    }
     return;
   case Verdict::redirect:
     response.set_redirect(resolution.location, 302);
@@ -182,33 +193,31 @@ void PreviewServer::Impl::handle_get(const httplib::Request& request, httplib::R
   }
 }
 
-void PreviewServer::Impl::send_page(httplib::Response& response, const std::filesystem::path& file, int status)
+// False, with nothing sent, when the file cannot be read.
+bool PreviewServer::Impl::send_page(httplib::Response& response, const std::filesystem::path& file, int status)
 {
   auto content = util::read_file(file);
   if (!content) {
-    send_not_found(response); // removed between resolving and reading (a render swapping folders)
-    return;
+    return false;
   }
   const std::string type = mime_type(file);
   response.status = status;
   if (options.live_reload == LiveReload::on && type.rfind("text/html", 0) == 0) {
     response.set_content(inject_reload_script(*content, events.latest_id()), type);
-    return;
+    return true;
   }
   response.set_content(std::move(content).value(), type);
+  return true;
 }
 
 void PreviewServer::Impl::send_not_found(httplib::Response& response)
 {
   const Resolution page = resolve_target(options.root, "/404.html");
-  if (page.verdict == Verdict::file) {
-    send_page(response, page.file, 404);
-    if (response.status == 404) {
-      return;
-    }
+  if (page.verdict == Verdict::file && send_page(response, page.file, 404)) {
+    return;
   }
-  // No 404.html (or it vanished): a minimal page that still carries the reload script, so that a
-  // page left open through a failed first render recovers by itself.
+  // No 404.html (or it cannot be read): a minimal page that still carries the reload script, so that
+  // a page left open through a failed first render recovers by itself.
   response.status = 404;
   const std::string html = options.live_reload == LiveReload::on
                              ? inject_reload_script(k_fallback_404, events.latest_id())
@@ -317,7 +326,35 @@ EventHub& PreviewServer::events() { return m_impl->events; }
 
 bool is_loopback_host(const std::string& host)
 {
-  return host == "localhost" || host.rfind("127.", 0) == 0 || host == "::1";
+  std::string name = host;
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (!name.empty() && name.back() == '.') {
+    name.pop_back();
+  }
+  const std::string suffix = ".localhost";
+  if (name == "localhost"
+      || (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)) {
+    return true;
+  }
+  // Addresses only as literals: "127.attacker.example" is a name anyone may register.
+  in_addr v4{};
+  if (::inet_pton(AF_INET, name.c_str(), &v4) == 1) {
+    return (ntohl(v4.s_addr) >> 24) == 127;
+  }
+  in6_addr v6{};
+  return ::inet_pton(AF_INET6, name.c_str(), &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+}
+
+bool is_loopback_authority(const std::string& host_header)
+{
+  if (host_header.empty()) {
+    return true;
+  }
+  if (host_header.front() == '[') {
+    const size_t close = host_header.find(']');
+    return close != std::string::npos && is_loopback_host(host_header.substr(1, close - 1));
+  }
+  return is_loopback_host(host_header.substr(0, host_header.find(':')));
 }
 
 } // namespace layerbench::serve

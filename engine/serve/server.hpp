@@ -51,6 +51,12 @@ private:
   std::unique_ptr<Impl> m_impl;
 };
 
+// "127.0.0.1", "::1", "localhost" and names under ".localhost".
 bool is_loopback_host(const std::string& host);
+
+// Whether a request's Host header names this machine by a loopback name. A server bound to loopback
+// answers only those, so that a web page whose own name was rebound to 127.0.0.1 (DNS rebinding)
+// cannot read the preview. An absent header (HTTP/1.0) is allowed.
+bool is_loopback_authority(const std::string& host_header);
 
 } // namespace layerbench::serve
