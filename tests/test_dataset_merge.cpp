@@ -47,10 +47,22 @@ TEST_CASE("dataset::merge")
     // Shard 2 first: the order of the files does not matter.
     const auto merged = dataset::merge({shard(2, 2), shard(1, 2)}, "layerbench merge shard2.json shard1.json --out m.json");
     auto whole = test::measured();
+    for (auto& layer : whole.layers) {
+      layer.speed_class.clear();
+    }
     whole.provenance.command_line = "layerbench merge shard2.json shard1.json --out m.json";
     CHECK(dataset::serialize(merged) == dataset::serialize(whole));
     CHECK(merged.methodology->shard.empty());
     CHECK(dataset::check(merged).empty());
+  }
+  SUBCASE("speed classes, ranked within each shard, are not compared and come back empty")
+  {
+    auto first = shard(1, 2);
+    first.dataset.layers[0].speed_class = "Fastest";
+    auto second = shard(2, 2);
+    second.dataset.layers[0].speed_class = "Slow";
+    const auto merged = dataset::merge({first, second}, "layerbench merge");
+    CHECK(merged.layers[0].speed_class.empty());
   }
   SUBCASE("a mismatched environment")
   {

@@ -6,6 +6,10 @@
 
 #include <iostream>
 
+#ifdef LAYERBENCH_WITH_TORCH
+#include "bench/speed_class.hpp"
+#endif
+
 namespace po = boost::program_options;
 
 namespace layerbench::cli {
@@ -28,7 +32,10 @@ int cmd_merge(const Arguments& arguments)
   for (const auto& file : (*values)["shard"].as<std::vector<std::string>>()) {
     shards.push_back({file, dataset::load(file)});
   }
-  const auto merged = dataset::merge(shards, invocation());
+  auto merged = dataset::merge(shards, invocation());
+#ifdef LAYERBENCH_WITH_TORCH
+  bench::assign_speed_classes(merged);
+#endif
   const auto out = (*values)["out"].as<std::string>();
   dataset::save(out, merged, util::Overwrite::no);
   std::cout << "merged " << shards.size() << " shard(s), " << merged.results.size() << " cells, into " << out << "\n";

@@ -24,6 +24,9 @@ OrderedJson common_part(const Dataset& dataset, const char* part)
     json["methodology"].erase("shard");
   }
   json["provenance"].erase("command_line");
+  for (auto& layer : json["layers"]) {
+    layer.erase("speed_class"); // relative to the shard's own fastest layer; recomputed after the merge
+  }
   return json.contains(part) ? json[part] : OrderedJson(nullptr);
 }
 
@@ -95,6 +98,9 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
   merged.methodology->shard.clear();
   merged.provenance.command_line = command_line;
   merged.results.clear();
+  for (auto& layer : merged.layers) {
+    layer.speed_class.clear();
+  }
   for (const auto& key : declared_matrix(merged)) {
     const auto found = cells.find({key.layer, key.batch_size});
     if (found != cells.end()) {
