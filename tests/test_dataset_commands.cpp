@@ -151,7 +151,8 @@ TEST_CASE("layerbench publish")
   test::TempFolder folder;
   const auto run = write_dataset(folder, "run.json", test::measured());
   const auto data = (folder.path() / "data").string();
-  const auto outcome = run_layerbench("publish " + run + " --data " + data + " --title 'Test CPU, fp32'");
+  const auto outcome =
+    run_layerbench("publish " + run + " --data " + data + " --title 'Test CPU, fp32' --creator 'Ada L.' --creator 'Alan T.'");
   REQUIRE(outcome.status == 0);
   CHECK(outcome.output.find("published test-cpu@1 as ") != std::string::npos);
   SUBCASE("the next publish is version 2 and replaces version 1")
@@ -160,7 +161,10 @@ TEST_CASE("layerbench publish")
     const auto catalog = dataset::load_catalog(folder.path() / "data/catalog.json");
     REQUIRE(catalog.datasets.size() == 2);
     CHECK(catalog.datasets[1].replaces == "test-cpu@1");
-    CHECK(dataset::load(folder.path() / "data/datasets/test-cpu-v1.json").title == "Test CPU, fp32");
+    const auto first = dataset::load(folder.path() / "data/datasets/test-cpu-v1.json");
+    CHECK(first.title == "Test CPU, fp32");
+    REQUIRE(first.creators.size() == 2);
+    CHECK(first.creators[1].name == "Alan T.");
   }
   SUBCASE("a bad --replaces: exit 1, nothing new")
   {

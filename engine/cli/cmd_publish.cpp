@@ -17,12 +17,13 @@ int cmd_publish(const Arguments& arguments)
     "id", po::value<std::string>(), "dataset id, [a-z0-9] words joined by '-' (default: the run's id)")(
     "title", po::value<std::string>(), "title (default: the run's title)")(
     "replaces", po::value<std::string>(), "ID@N this version corrects (default: the id's latest version, if any)")(
+    "creator", po::value<std::vector<std::string>>(), "a creator's name (repeat for several; default: the run's)")(
     "feature", "make it the dataset the site shows first");
   po::options_description hidden;
   hidden.add_options()("run", po::value<std::string>()->required(), "the run to publish");
   po::positional_options_description positional;
   positional.add("run", 1);
-  const auto values = parse("publish", "RUN.json [--data DIR] [--id ID] [--title T] [--replaces ID@N] [--feature]\n\n"
+  const auto values = parse("publish", "RUN.json [--data DIR] [--id ID] [--title T] [--replaces ID@N] [--creator NAME]... [--feature]\n\n"
                                        "Validates the run, gives it the next version of its id and writes\n"
                                        "DIR/datasets/ID-vN.json and DIR/catalog.json. Never overwrites.",
                             options, arguments, positional, hidden);
@@ -35,6 +36,11 @@ int cmd_publish(const Arguments& arguments)
   publish.id = text("id");
   publish.title = text("title");
   publish.replaces = text("replaces");
+  if (values->count("creator")) {
+    for (const auto& name : (*values)["creator"].as<std::vector<std::string>>()) {
+      publish.creators.push_back({name, ""});
+    }
+  }
   publish.feature = values->count("feature") ? dataset::PublishOptions::Feature::make_featured
                                              : dataset::PublishOptions::Feature::keep;
   const auto entry = dataset::publish(dataset::load((*values)["run"].as<std::string>()), publish);

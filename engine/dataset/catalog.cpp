@@ -230,6 +230,9 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   if (!options.title.empty()) {
     run.title = options.title;
   }
+  if (!options.creators.empty()) {
+    run.creators = options.creators;
+  }
   if (!valid_id(run.id)) {
     throw Error("--id: \"" + run.id + "\" is not a dataset id ([a-z0-9] words joined by '-', e.g. h100-sxm-fp32)");
   }

@@ -71,6 +71,7 @@ struct PublishOptions
   std::string id;       // empty: the run's own id
   std::string title;    // empty: the run's own title
   std::string replaces; // "id@N"; empty: the id's latest version, if there is one
+  std::vector<Creator> creators; // empty: the run's own
   enum class Feature { keep, make_featured } feature = Feature::keep;
 };
 
