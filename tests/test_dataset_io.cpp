@@ -132,6 +132,18 @@ TEST_CASE("dataset::parse")
     CHECK(mutated_error([](auto& j) { j["results"][0]["stats"]["median_us"] = 1; })
           == "bad.json: /results/0/stats/median_us: unknown field");
   }
+  SUBCASE("an unknown field's name is escaped in the pointer (RFC 6901)")
+  {
+    CHECK(mutated_error([](auto& j) { j["a/b~c"] = 1; }) == "bad.json: /a~1b~0c: unknown field");
+  }
+  SUBCASE("deep nesting is an error, not a stack overflow")
+  {
+    const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+    CHECK(parse_error(deep) == "bad.json: not a layerbench dataset (no \"schema_version\" at the top level)");
+    auto text = dataset::serialize(test::measured());
+    text.replace(text.find("\"Hand-made test dataset\""), 24, deep);
+    CHECK(parse_error(text) == "bad.json: /title: expected a string, found array");
+  }
   SUBCASE("a missing required field")
   {
     CHECK(mutated_error([](auto& j) { j.erase("title"); }) == "bad.json: /title: missing required field");

@@ -40,7 +40,15 @@ public:
     throw Error(m_origin + ": " + (pointer.empty() ? "/" : pointer) + ": " + what);
   }
 
-  std::string at(const std::string& key) const { return m_pointer + "/" + key; }
+  // RFC 6901: "~" and "/" inside a key are written "~0" and "~1".
+  std::string at(const std::string& key) const
+  {
+    std::string escaped;
+    for (char c : key) {
+      escaped += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    }
+    return m_pointer + "/" + escaped;
+  }
 
   // An optional object that is absent or null.
   void allow_null(const std::string& key) { m_seen.insert(key); }
