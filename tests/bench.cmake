@@ -1,0 +1,5 @@
+# The CUDA path of the engine. Skipped, with the reason printed, where there is no GPU.
+if(LAYERBENCH_WITH_TORCH)
+  add_test(NAME bench/cuda_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench_cuda_check.sh $<TARGET_FILE:layerbench>)
+  set_tests_properties(bench/cuda_run PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+endif()

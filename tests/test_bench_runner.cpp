@@ -1,0 +1,151 @@
+#include "bench/runner.hpp"
+
+#include "bench/cpu_backend.hpp"
+#include "dataset/io.hpp"
+#include "util/error.hpp"
+
+#include <doctest/doctest.h>
+#include <filesystem>
+#include <unistd.h>
+
+using namespace layerbench;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct TempDir
+{
+  fs::path path = fs::temp_directory_path() / ("layerbench-test-" + std::to_string(::getpid()) + "-" + std::to_string(rand()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+bench::RunOptions small_run(const fs::path& out)
+{
+  bench::RunOptions options;
+  options.layers = {"Conv2d", "LayerNorm", "Dropout"};
+  options.batch_sizes = {1};
+  options.settings = bench::default_settings(torch::kCPU);
+  // Short, so the test is quick; the values are checked for sanity, never for speed.
+  options.settings.warmup_seconds = 0.01;
+  options.settings.block_target_seconds = 0.002;
+  options.settings.stopping = {0.05, 3, 20, 0.3};
+  options.out = out;
+  options.command_line = "layerbench run --test";
+  return options;
+}
+
+} // namespace
+
+TEST_CASE("bench::run_matrix")
+{
+  TempDir dir;
+  auto backend = bench::make_cpu_backend();
+  std::atomic<bool> interrupted{false};
+
+  SUBCASE("a real CPU run of a subset fills every field with sane values")
+  {
+    const auto options = small_run(dir.path / "run.json");
+    const auto result = bench::run_matrix(options, *backend, interrupted);
+    CHECK(result.kind == dataset::Kind::measured);
+    CHECK(result.license.id == "CC-BY-4.0");
+    CHECK(!result.created.empty());
+    CHECK(result.provenance.command_line == "layerbench run --test");
+    CHECK(!result.provenance.git_commit.empty());
+
+    REQUIRE(result.environment);
+    const auto& env = *result.environment;
+    CHECK(env.device.type == "cpu");
+    CHECK(!env.device.name.empty());
+    CHECK(env.torch_version == "2.11.0");
+    CHECK(env.torch_git_hash.size() == 40);
+    CHECK(env.threads >= 1);
+    CHECK(env.logical_cores >= 1);
+    CHECK(!env.blas.empty());
+    CHECK(!env.compiler.empty());
+
+    REQUIRE(result.methodology);
+    CHECK(result.methodology->timer == "steady-clock");
+    CHECK(result.methodology->layers == options.layers);
+    CHECK(result.methodology->noise_metric == "iqr_over_median");
+
+    REQUIRE(result.layers.size() == 3);
+    for (const auto& layer : result.layers) {
+      CAPTURE(layer.name);
+      CHECK(layer.params_counted == layer.params);
+      CHECK(!layer.speed_class.empty());
+    }
+    CHECK(result.layers[2].mode == dataset::LayerMode::train);
+
+    REQUIRE(result.results.size() == 3);
+    for (const auto& cell : result.results) {
+      CAPTURE(cell.layer);
+      REQUIRE(cell.status == dataset::CellStatus::ok);
+      REQUIRE(cell.stats);
+      const auto& s = *cell.stats;
+      CHECK(s.median_ms > 0);
+      CHECK(*s.min_ms <= *s.p25_ms);
+      CHECK(*s.p25_ms <= s.median_ms);
+      CHECK(s.median_ms <= *s.p75_ms);
+      CHECK(*s.samples >= 3);
+      CHECK(*s.iterations_per_sample >= 1);
+      CHECK(*s.noise >= 0);
+      CHECK(s.noise_target_met.has_value());
+      CHECK(*cell.first_call_ms > 0);
+      CHECK(*cell.host_wall_median_ms > 0);
+      CHECK(*cell.throughput_samples_per_s == doctest::Approx(1000.0 / s.median_ms));
+      CHECK(*cell.cell_seconds > 0);
+    }
+    // Conv2d holds its weights (73,856 floats) and input (64x32x32 floats) during the forward.
+    CHECK(*result.results[0].peak_memory_bytes >= (73856 + 64 * 32 * 32) * 4);
+    // The checkpoint holds every finished cell.
+    const auto checkpoint = dataset::load(bench::checkpoint_path(options.out));
+    CHECK(checkpoint.results.size() == 3);
+  }
+
+  SUBCASE("an interrupted run saves its checkpoint and says how to resume; --resume finishes it")
+  {
+    auto options = small_run(dir.path / "run.json");
+    interrupted = true;
+    CHECK_THROWS_WITH_AS(bench::run_matrix(options, *backend, interrupted), doctest::Contains("--resume"),
+                         layerbench::Error);
+    CHECK(fs::exists(bench::checkpoint_path(options.out)));
+    interrupted = false;
+    options.resume = bench::Resume::yes;
+    const auto result = bench::run_matrix(options, *backend, interrupted);
+    CHECK(result.results.size() == 3);
+  }
+
+  SUBCASE("resuming with other settings is refused")
+  {
+    auto options = small_run(dir.path / "run.json");
+    options.layers = {"Dropout"};
+    bench::run_matrix(options, *backend, interrupted);
+    options.batch_sizes = {1, 8};
+    options.resume = bench::Resume::yes;
+    CHECK_THROWS_WITH_AS(bench::run_matrix(options, *backend, interrupted), doctest::Contains("cannot resume"),
+                         layerbench::Error);
+  }
+
+  SUBCASE("a shard measures only its cells")
+  {
+    auto options = small_run(dir.path / "run.json");
+    options.shard = "2/3";
+    const auto result = bench::run_matrix(options, *backend, interrupted);
+    REQUIRE(result.results.size() == 1);
+    CHECK(result.results[0].layer == "LayerNorm");
+  }
+}
+
+TEST_CASE("bench::cpu_peak_bytes")
+{
+  auto backend = bench::make_cpu_backend(); // installs the counting allocator
+  bench::cpu_reset_peak();
+  const auto before = bench::cpu_live_bytes();
+  {
+    auto tensor = torch::ones({1024, 256}); // 1 MiB of float32
+    CHECK(bench::cpu_live_bytes() - before >= 1024 * 256 * 4);
+  }
+  CHECK(bench::cpu_live_bytes() == before);
+  CHECK(bench::cpu_peak_bytes() - before >= 1024 * 256 * 4);
+}

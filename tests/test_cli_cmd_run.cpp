@@ -1,0 +1,144 @@
+// The command line of `layerbench run` and `layerbench layers`, through the real binary.
+#if LAYERBENCH_WITH_TORCH
+#include <array>
+#include <cstdio>
+#include <doctest/doctest.h>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result
+{
+  int status;
+  std::string output; // stdout and stderr together
+};
+
+Result layerbench(const std::string& arguments)
+{
+  const std::string command = std::string(LAYERBENCH_BINARY) + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string output;
+  std::array<char, 4096> buffer{};
+  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) {
+    output += buffer.data();
+  }
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+struct TempDir
+{
+  fs::path path = fs::temp_directory_path() / ("layerbench-cli-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+} // namespace
+
+TEST_CASE("cli::cmd_run")
+{
+  TempDir dir;
+  SUBCASE("--help lists every option with its default")
+  {
+    const auto r = layerbench("run --help");
+    CHECK(r.status == 0);
+    for (const char* option : {"--out", "--device", "--layers", "--batch-sizes", "--resume", "--shard", "--threads",
+                               "--warmup", "--block-target", "--noise-target", "--min-samples", "--max-samples",
+                               "--cell-budget"}) {
+      CAPTURE(option);
+      CHECK(r.output.find(option) != std::string::npos);
+    }
+    CHECK(r.output.find("default") != std::string::npos);
+  }
+  SUBCASE("an unknown option is a usage error")
+  {
+    const auto r = layerbench("run --speed 11");
+    CHECK(r.status == 2);
+    CHECK(r.output.find("layerbench: error: run: unrecognised option '--speed'") != std::string::npos);
+  }
+  SUBCASE("an unknown layer is a usage error with a hint")
+  {
+    const auto r = layerbench("run --layers Conv2d,Convv1d --out " + (dir.path / "x.json").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("unknown layer 'Convv1d', did you mean 'Conv1d'?") != std::string::npos);
+  }
+  SUBCASE("a bad batch size is a usage error")
+  {
+    const auto r = layerbench("run --batch-sizes 1,eight");
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--batch-sizes: 'eight' is not a batch size") != std::string::npos);
+  }
+  SUBCASE("a bad device is a usage error")
+  {
+    const auto r = layerbench("run --device tpu");
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--device: 'tpu' is not one of auto, cpu, cuda") != std::string::npos);
+  }
+  SUBCASE("a bad noise target is a usage error")
+  {
+    const auto r = layerbench("run --device cpu --noise-target 5 --out " + (dir.path / "x.json").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--noise-target") != std::string::npos);
+  }
+  SUBCASE("an unwritable output path fails before measuring")
+  {
+    const auto r = layerbench("run --device cpu --layers Dropout --out /nonexistent/dir/x.json");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("layerbench: error: /nonexistent/dir/x.json: cannot write") != std::string::npos);
+    CHECK(r.output.find("measuring") == std::string::npos);
+  }
+  SUBCASE("an existing dataset is never overwritten")
+  {
+    const auto out = dir.path / "exists.json";
+    { std::FILE* f = std::fopen(out.c_str(), "w"); std::fputs("{}", f); std::fclose(f); }
+    const auto r = layerbench("run --device cpu --layers Dropout --out " + out.string());
+    CHECK(r.status == 1);
+    CHECK(r.output.find("already exists") != std::string::npos);
+  }
+  SUBCASE("--cuda on a machine without a GPU is a clear error")
+  {
+    if (std::getenv("CUDA_VISIBLE_DEVICES") == nullptr && fs::exists("/dev/nvidia0")) {
+      return; // a GPU is here; the device tests cover it
+    }
+    const auto r = layerbench("run --device cuda --layers Dropout --out " + (dir.path / "c.json").string());
+    CHECK(r.status == 1);
+    CHECK(r.output.find("no CUDA device") != std::string::npos);
+  }
+  SUBCASE("a small real run writes a dataset and removes its checkpoint")
+  {
+    const auto out = dir.path / "small.json";
+    const auto r = layerbench("run --device cpu --layers Dropout,MaxPool2d --batch-sizes 1 --cell-budget 0.2 "
+                              "--min-samples 3 --out " + out.string());
+    CHECK(r.status == 0);
+    CHECK(r.output.find("wrote " + out.string() + ": 2 cells") != std::string::npos);
+    CHECK(fs::exists(out));
+    CHECK(!fs::exists(out.string() + ".partial"));
+  }
+}
+
+TEST_CASE("cli::cmd_layers")
+{
+  SUBCASE("json lists every layer with counted parameters equal to the formula")
+  {
+    const auto r = layerbench("layers --format json");
+    REQUIRE(r.status == 0);
+    const auto layers = nlohmann::json::parse(r.output);
+    CHECK(layers.size() == 14);
+    for (const auto& layer : layers) {
+      CHECK(layer["params"] == layer["params_counted"]);
+    }
+  }
+  SUBCASE("an unknown format is a usage error")
+  {
+    CHECK(layerbench("layers --format yaml").status == 2);
+  }
+}
+
+#endif
