@@ -28,7 +28,37 @@ fi
 cuda_args=()
 command -v nvcc > /dev/null || [[ -x /usr/local/cuda/bin/nvcc ]] || cuda_args=(--no-cuda)
 
+# What the GPU machine lacks and this one has: the system's copies of the carried packages.
+hidden=(/usr/include/boost /usr/include/nlohmann /usr/include/doctest /usr/include/kainjow /usr/include/openssl
+        /usr/include/x86_64-linux-gnu/openssl /usr/include/brotli /usr/include/httplib.h /usr/include/md4c.h
+        /usr/include/md4c-html.h /usr/share/cmake/nlohmann_json /usr/lib/cmake/doctest
+        /usr/lib/x86_64-linux-gnu/cmake/[Bb]oost* /usr/lib/x86_64-linux-gnu/pkgconfig /usr/share/pkgconfig
+        /usr/bin/pkg-config /usr/bin/pkgconf /usr/lib/x86_64-linux-gnu/libboost_program_options.so*
+        /usr/lib/x86_64-linux-gnu/libcpp-httplib.so* /usr/lib/x86_64-linux-gnu/libmd4c*.so*)
+
 # The dataset library reads nlohmann/json; engine/cli/command.cpp reads Boost.Program_options.
-LAYERBENCH_DEB_DIR=$deb_dir LAYERBENCH_TORCH_PYTHON=$python JOBS=${JOBS:-2} scripts/device-build.sh \
-  --build-dir "$work/build" --target layerbench_dataset --target engine/cli/command.cpp.o "${cuda_args[@]}"
+build() {
+  LAYERBENCH_DEB_DIR=$deb_dir LAYERBENCH_TORCH_PYTHON=$python JOBS=${JOBS:-2} scripts/device-build.sh \
+    --build-dir "$work/build" --target layerbench_dataset --target engine/cli/command.cpp.o "${cuda_args[@]}"
+}
+
+# Where a private mount namespace can be had (root), the build runs in one with those copies hidden, as
+# on the GPU machine; elsewhere it runs in the open and the check below still proves which copies it read.
+if [[ $(id -u) == 0 ]] && unshare -m --propagation private true 2> /dev/null; then
+  echo "device_build_check: building with the system's copies of the carried packages hidden"
+  export -f build
+  export deb_dir python work
+  export cuda_args_text="${cuda_args[*]}"
+  unshare -m --propagation private bash -c '
+    set -euo pipefail
+    for path in "$@"; do
+      [[ -e "$path" ]] || continue
+      if [[ -d "$path" ]]; then mount -t tmpfs none "$path"; else mount --bind /dev/null "$path"; fi
+    done
+    read -ra cuda_args <<< "$cuda_args_text"
+    build' hide "${hidden[@]}"
+else
+  echo "device_build_check: no private mount namespace here; building with the system's copies in place"
+  build
+fi
 "$python" tests/python/check_device_build.py "$work/build"

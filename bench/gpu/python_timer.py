@@ -12,6 +12,7 @@ have none. On CUDA the Timer synchronizes the device around every run of `number
 
 import argparse
 import json
+import platform
 import statistics
 import sys
 import time
@@ -66,9 +67,20 @@ def time_cell(layer: catalog.Layer, batch_size: int, device: torch.device, min_r
     }
 
 
+def cpu_model() -> str:
+    """The processor's name as /proc/cpuinfo gives it, as layerbench records it."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "cpu"
+
+
 def describe_device(device: torch.device) -> dict:
     if device.type != "cuda":
-        return {"type": "cpu", "name": "cpu", "threads": torch.get_num_threads()}
+        return {"type": "cpu", "name": cpu_model(), "threads": torch.get_num_threads()}
     properties = torch.cuda.get_device_properties(device)
     return {"type": "cuda", "name": properties.name,
             "compute_capability": f"{properties.major}.{properties.minor}",
@@ -85,13 +97,16 @@ def main() -> int:
                         help="seconds blocked_autorange spends per cell at least (default 1.0)")
     parser.add_argument("--warmup", type=float, default=0.2, help="warm-up seconds per cell (default 0.2)")
     parser.add_argument("--with-variants", action="store_true",
-                        help="also time the twins that run the C++ modules' computation (layers.VARIANTS)")
+                        help="also time the twins of the selected layers that run the C++ modules' computation")
     parser.add_argument("--out", required=True, help="JSON file to write")
     args = parser.parse_args()
     if args.min_run_time <= 0 or args.warmup < 0:
         parser.error("--min-run-time must be positive and --warmup not negative")
     device = catalog.resolve_device(args.device)
-    selected = catalog.select(args.layers) + (catalog.VARIANTS if args.with_variants else [])
+    selected = catalog.select(args.layers)
+    if args.with_variants:
+        names = {layer.name for layer in selected}
+        selected += [variant for variant in catalog.VARIANTS if variant.name.split("[")[0] in names]
     batch_sizes = catalog.parse_batch_sizes(args.batch_sizes)
     catalog.disable_attention_fast_path()
 

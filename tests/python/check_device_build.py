@@ -6,13 +6,17 @@ has none of them:
   - CMake found every package (its config, include folder, pkg-config program) inside the prefix;
   - the include flags in compile_commands.json point into the prefix;
   - every header of a carried package that the compiler actually read (the .o.d dependency files)
-    lies inside the prefix.
+    lies inside the prefix;
+  - where the binary was linked, the loader finds the carried libraries in the prefix without help
+    from LD_LIBRARY_PATH.
 
   check_device_build.py BUILD_DIR
 """
 
 import json
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -37,6 +41,18 @@ def headers_read(build: Path):
         for token in depfile.read_text().replace("\\\n", " ").split():
             if CARRIED_HEADER.search(token):
                 yield depfile.name, str(Path(token).resolve()) if token.startswith("/") else token
+
+
+CARRIED_LIBRARY = re.compile(r"^\s*(lib(boost_program_options|cpp-httplib|md4c|md4c-html)\.so\S*) => (\S+)", re.M)
+
+
+def libraries_outside(binary: Path, prefix: str) -> list:
+    environment = {key: value for key, value in os.environ.items() if key != "LD_LIBRARY_PATH"}
+    listing = subprocess.run(["ldd", str(binary)], capture_output=True, text=True, env=environment).stdout
+    found = CARRIED_LIBRARY.findall(listing)
+    if len(found) < 4:
+        return [f"ldd {binary} names only {len(found)} of the 4 carried libraries"]
+    return [f"{binary} loads {name} from {path}" for name, _, path in found if not path.startswith(prefix)]
 
 
 def main() -> int:
@@ -67,8 +83,13 @@ def main() -> int:
     if not headers:
         problems.append("no dependency file names a header of a carried package: was anything compiled?")
 
+    binary = build / "layerbench"
+    if binary.is_file():
+        problems += libraries_outside(binary, prefix)
+
     print(f"check_device_build: {len(CACHE_ENTRIES)} CMake entries, {flags} include flags into the prefix, "
-          f"{len(headers)} reads of carried headers, {len(outside)} from outside {prefix}")
+          f"{len(headers)} reads of carried headers, {len(outside)} from outside {prefix}; "
+          f"{'binary checked with ldd' if binary.is_file() else 'no binary linked'}")
     for problem in problems:
         print(f"PROBLEM: {problem}")
     return 1 if problems else 0
