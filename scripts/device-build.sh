@@ -132,9 +132,13 @@ if [[ $cuda == yes ]]; then
   cmake_args+=("-DCMAKE_CUDA_COMPILER=$nvcc" "-DCUDAToolkit_ROOT=$cuda_root" "-DCMAKE_CUDA_ARCHITECTURES=90")
 fi
 
-cmake_version=$(cmake --version | head -n 1 | grep -oE '[0-9]+\.[0-9]+' | head -n 1)
+cmake_version=0
+if command -v cmake > /dev/null; then
+  cmake_version=$(cmake --version | head -n 1 | grep -oE '[0-9]+\.[0-9]+' | head -n 1)
+fi
 if [[ $(printf '%s\n3.25\n' "$cmake_version" | sort -V | head -n 1) != 3.25 ]]; then
-  [[ -x "$prefix/usr/bin/cmake" ]] || fail "CMake $cmake_version is older than 3.25: fetch with --with-cmake"
+  [[ -x "$prefix/usr/bin/cmake" ]] || fail "no CMake of 3.25 or newer (found $cmake_version): fetch with --with-cmake"
+  echo "device-build: the system's CMake is $cmake_version; using the carried one"
   export PATH=$prefix/usr/bin:$PATH
 fi
 

@@ -42,7 +42,7 @@ if [[ $with_cmake == yes ]]; then
   build_packages+=(cmake cmake-data)
   runtime_packages+=(libarchive13 libcurl4 libexpat1 libjsoncpp25 librhash0 libuv1 libnghttp2-14 libpsl5
                      librtmp1 libssh2-1 libldap-2.5-0 libsasl2-2 libnettle8 libgnutls30 libhogweed6 libidn2-0
-                     libunistring2 libtasn1-6 libp11-kit0 libffi8 libbrotli1 liblz4-1 liblzma5 libzstd1 libacl1
+                     libunistring2 libtasn1-6 libp11-kit0 libffi8 liblz4-1 liblzma5 libzstd1 libacl1
                      libxml2 libicu72 libkrb5-3 libk5crypto3 libkrb5support0 libcom-err2 libgssapi-krb5-2
                      libkeyutils1)
 fi
