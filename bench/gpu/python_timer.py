@@ -42,7 +42,8 @@ def time_cell(layer: catalog.Layer, batch_size: int, device: torch.device, min_r
     try:
         torch.manual_seed(0)
         _, forward = layer.instantiate(batch_size, device)
-        timer = benchmark.Timer(stmt="forward()", globals={"forward": forward},
+        # The Timer runs on one thread unless told; give it torch's own count, as layerbench uses.
+        timer = benchmark.Timer(stmt="forward()", globals={"forward": forward}, num_threads=torch.get_num_threads(),
                                 label=layer.name, sub_label=f"batch {batch_size}")
         # inference_mode is thread-local, and the Timer runs its statement in this thread.
         with torch.inference_mode():
