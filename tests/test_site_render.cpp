@@ -121,7 +121,8 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
-    CHECK(compare.find("<dt>pytorch_counts</dt><dd>0</dd>") != std::string::npos);
+    CHECK(compare.find("<dt>pytorch counts</dt><dd>0</dd>") != std::string::npos);
+    CHECK(compare.find("<strong>parameter count</strong>: <a href=\"../layers/Dropout.html\">Dropout</a>") != std::string::npos);
   }
   SUBCASE("an invalid dataset stops the render and leaves the previous site untouched")
   {

@@ -9,6 +9,7 @@
 #include "util/sha256.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
@@ -37,11 +38,11 @@ SiteDataset load_dataset(const fs::path& path, DatasetOrigin origin)
   return entry;
 }
 
-nlohmann::json parse_json(const fs::path& path)
+nlohmann::ordered_json parse_json(const fs::path& path)
 {
   try {
-    return nlohmann::json::parse(read(path));
-  } catch (const nlohmann::json::parse_error& error) {
+    return nlohmann::ordered_json::parse(read(path));
+  } catch (const nlohmann::ordered_json::parse_error& error) {
     throw Error(path.string() + ": not valid JSON: " + error.what());
   }
 }
@@ -99,39 +100,73 @@ size_t choose_featured(const std::vector<SiteDataset>& datasets, const std::stri
   return best;
 }
 
-std::string value_text(const nlohmann::json& value)
+std::string value_text(const nlohmann::ordered_json& value)
 {
   if (value.is_string()) {
     return value.get<std::string>();
   }
-  if (value.is_number_integer()) {
-    return util::format_thousands(value.get<int64_t>());
+  if (value.is_number_integer() || (value.is_number() && value.get<double>() == std::floor(value.get<double>())
+                                    && std::fabs(value.get<double>()) < 9e15)) {
+    return util::format_thousands(static_cast<int64_t>(value.get<double>()));
   }
   if (value.is_number()) {
     return util::format_significant(value.get<double>(), 4);
   }
+  if (value.is_object()) {
+    std::string text;
+    for (const auto& [key, item] : value.items()) {
+      text += (text.empty() ? "" : ", ") + key + " = " + value_text(item);
+    }
+    return text;
+  }
   return value.dump();
 }
 
-const nlohmann::json* first_array(const nlohmann::json& json)
+std::string string_at(const nlohmann::ordered_json& json, const char* key)
+{
+  return json.is_object() && json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : "";
+}
+
+// The dataset a file is about: "dataset": "id" or "reference": {"dataset": "id@N"}.
+std::string dataset_of(const nlohmann::ordered_json& json)
+{
+  std::string id = string_at(json, "dataset");
+  if (id.empty() && json.is_object() && json.contains("reference")) {
+    id = string_at(json["reference"], "dataset");
+  }
+  return id.substr(0, id.find('@'));
+}
+
+const nlohmann::ordered_json* items_of(const nlohmann::ordered_json& json)
 {
   if (json.is_array()) {
     return &json;
   }
-  if (json.is_object()) {
-    for (const auto& [key, value] : json.items()) {
-      if (value.is_array()) {
-        return &value;
-      }
-    }
+  if (json.is_object() && json.contains("inconsistencies") && json["inconsistencies"].is_array()) {
+    return &json["inconsistencies"];
   }
   return nullptr;
 }
 
-// data/reference/*.json: the issues of the transcribed reference, shown on the compare pages as given.
-std::vector<Inconsistency> load_inconsistencies(const fs::path& data_dir)
+Inconsistency inconsistency_of(const nlohmann::ordered_json& item, const std::string& dataset_id)
 {
-  std::vector<Inconsistency> found;
+  Inconsistency inconsistency{dataset_id, string_at(item, "kind"), string_at(item, "layer"), {}};
+  if (!item.is_object()) {
+    inconsistency.fields.emplace_back("", value_text(item));
+    return inconsistency;
+  }
+  for (const auto& [key, value] : item.items()) {
+    if (key != "kind" && key != "layer") {
+      inconsistency.fields.emplace_back(key, value_text(value));
+    }
+  }
+  return inconsistency;
+}
+
+// data/reference/*.json: the issues of the transcribed reference, shown as the file gives them.
+std::vector<InconsistencyFile> load_inconsistencies(const fs::path& data_dir)
+{
+  std::vector<InconsistencyFile> found;
   const fs::path folder = data_dir / "reference";
   if (!fs::is_directory(folder)) {
     return found;
@@ -143,25 +178,22 @@ std::vector<Inconsistency> load_inconsistencies(const fs::path& data_dir)
     }
   }
   std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    const nlohmann::json json = parse_json(file);
-    const std::string dataset_id = json.is_object() && json.contains("dataset") && json["dataset"].is_string()
-                                     ? json["dataset"].get<std::string>() : "";
-    const nlohmann::json* items = first_array(json);
+  for (const auto& path : files) {
+    const nlohmann::ordered_json json = parse_json(path);
+    const nlohmann::ordered_json* items = items_of(json);
     if (!items) {
-      continue;
+      throw Error(path.string() + ": /inconsistencies: expected an array of inconsistencies");
+    }
+    InconsistencyFile file{path.string(), {}, {}};
+    if (json.is_object() && json.contains("conventions") && json["conventions"].is_array()) {
+      for (const auto& convention : json["conventions"]) {
+        file.conventions.push_back(value_text(convention));
+      }
     }
     for (const auto& item : *items) {
-      Inconsistency inconsistency{dataset_id, {}};
-      if (!item.is_object()) {
-        inconsistency.fields.emplace_back("", value_text(item));
-      } else {
-        for (const auto& [key, value] : item.items()) {
-          inconsistency.fields.emplace_back(key, value_text(value));
-        }
-      }
-      found.push_back(std::move(inconsistency));
+      file.items.push_back(inconsistency_of(item, dataset_of(json)));
     }
+    found.push_back(std::move(file));
   }
   return found;
 }

@@ -26,14 +26,24 @@ struct SiteDataset
 struct Inconsistency
 {
   std::string dataset_id; // empty when the file does not say
-  std::vector<std::pair<std::string, std::string>> fields;
+  std::string kind;       // "params_differ_from_pytorch", ...; may be empty
+  std::string layer;      // empty for a claim about the whole page
+  std::vector<std::pair<std::string, std::string>> fields; // the rest, as text
+};
+
+// data/reference/<name>.json: one file's inconsistencies and the conventions they were found under.
+struct InconsistencyFile
+{
+  std::string origin;
+  std::vector<std::string> conventions;
+  std::vector<Inconsistency> items;
 };
 
 struct SiteData
 {
   std::vector<SiteDataset> datasets; // catalog order, then the extra datasets
   size_t featured = 0;               // index into datasets
-  std::vector<Inconsistency> inconsistencies;
+  std::vector<InconsistencyFile> inconsistencies;
 };
 
 // Reads data/catalog.json (or every data/datasets/*.json when there is no catalog) through

@@ -197,6 +197,74 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root)
   return view;
 }
 
+namespace {
+
+std::string humanized(std::string key)
+{
+  std::replace(key.begin(), key.end(), '_', ' ');
+  return key;
+}
+
+Data issue_view(const Inconsistency& issue)
+{
+  Data view = object();
+  view.set("kind", issue.kind.empty() ? std::string("inconsistency") : humanized(issue.kind));
+  view.set("layer", issue.layer.empty() ? Data(false) : Data(issue.layer));
+  Data fields = list();
+  for (const auto& [key, value] : issue.fields) {
+    fields.push_back(labelled(humanized(key), value));
+  }
+  view.set("fields", fields);
+  return view;
+}
+
+} // namespace
+
+Data known_issues(const SiteData& site, const std::string& dataset_id, const std::string& layer)
+{
+  Data items = list();
+  Data conventions = list();
+  for (const auto& file : site.inconsistencies) {
+    bool used = false;
+    for (const auto& issue : file.items) {
+      const bool dataset_matches = dataset_id.empty() || issue.dataset_id.empty() || issue.dataset_id == dataset_id;
+      if (dataset_matches && (layer.empty() || issue.layer == layer)) {
+        items.push_back(issue_view(issue));
+        used = true;
+      }
+    }
+    for (const auto& convention : file.conventions) {
+      if (used) {
+        conventions.push_back(Data(convention));
+      }
+    }
+  }
+  if (items.is_empty_list()) {
+    return Data(false);
+  }
+  Data view = object();
+  view.set("items", items);
+  view.set("has_conventions", Data(!conventions.is_empty_list()));
+  view.set("conventions", conventions);
+  return view;
+}
+
+Data reference_issue_blocks(const SiteData& site, const std::string& layer)
+{
+  Data blocks = list();
+  for (const auto& entry : site.datasets) {
+    if (entry.data.kind != dataset::Kind::published_reference || (!layer.empty() && !dataset::find_layer(entry.data, layer))) {
+      continue;
+    }
+    Data block = known_issues(site, entry.data.id, layer);
+    if (!block.is_false()) {
+      block.set("dataset", dataset_label(entry));
+      blocks.push_back(block);
+    }
+  }
+  return blocks;
+}
+
 Data featured_facts(const Dataset& data)
 {
   std::optional<std::pair<std::string, double>> fastest;

@@ -42,6 +42,12 @@ std::string device_text(const dataset::Dataset& data);
 // id, version, title, kind, device, torch, created, counts, sha256, downloads, licence, citation.
 Data dataset_summary(const SiteDataset& entry, const std::string& root);
 
+// The reference's known inconsistencies, for one dataset id and one layer (empty: all), as
+// {items, conventions, has_conventions}; false when there are none.
+Data known_issues(const SiteData& site, const std::string& dataset_id, const std::string& layer);
+// known_issues of every published reference (that has `layer`, unless empty), each with its "dataset" label.
+Data reference_issue_blocks(const SiteData& site, const std::string& layer);
+
 // Headline facts of one dataset (fastest and slowest layer at the focus batch, their ratio).
 Data featured_facts(const dataset::Dataset& data);
 

@@ -57,24 +57,6 @@ Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::str
   return rows;
 }
 
-Data inconsistency_list(const SiteData& site, const SiteDataset& reference)
-{
-  Data items = list();
-  for (const auto& inconsistency : site.inconsistencies) {
-    if (!inconsistency.dataset_id.empty() && inconsistency.dataset_id != reference.data.id) {
-      continue;
-    }
-    Data fields = list();
-    for (const auto& [key, value] : inconsistency.fields) {
-      fields.push_back(labelled(key, value));
-    }
-    Data item = object();
-    item.set("fields", fields);
-    items.push_back(item);
-  }
-  return items;
-}
-
 } // namespace
 
 std::vector<std::pair<size_t, size_t>> compare_pairs(const SiteData& site)
@@ -107,6 +89,7 @@ PageSpec compare_index_page(const SiteData& site, Data base)
   }
   base.set("pairs", pairs);
   base.set("has_pairs", Data(!compare_pairs(site).empty()));
+  base.set("references", reference_issue_blocks(site, ""));
   return {"compare_index", "compare.html", std::move(base), ""};
 }
 
@@ -130,9 +113,7 @@ PageSpec compare_page(const SiteData& site, size_t base, size_t other, Data view
   totals.set("geomean", summary.compared > 0 ? ratio_text(std::exp(summary.log_sum / summary.compared)) : std::string(k_missing));
   view.set("totals", totals);
   const bool has_reference = is_reference(a) || is_reference(b);
-  Data inconsistencies = has_reference ? inconsistency_list(site, is_reference(a) ? a : b) : list();
-  view.set("has_inconsistencies", Data(!inconsistencies.is_empty_list()));
-  view.set("inconsistencies", inconsistencies);
+  view.set("known_issues", has_reference ? known_issues(site, (is_reference(a) ? a : b).data.id, "") : Data(false));
   return {"compare", path, std::move(view), ""};
 }
 

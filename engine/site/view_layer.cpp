@@ -138,6 +138,7 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   }
   view.set("batch_sizes", headers);
   view.set("rows", dataset_rows(site, name, batches));
+  view.set("references", reference_issue_blocks(site, name));
   return {"layer", layer_path(name), std::move(view), ""};
 }
 
