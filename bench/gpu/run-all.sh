@@ -36,6 +36,9 @@ done
 [[ -x "$python" ]] || python=$(command -v python3)
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/run-all.log") 2>&1
+tee_pid=$!
+# Let tee write its last lines before the device tool collects $OUT, on failure too.
+trap 'exec >&- 2>&-; wait "$tee_pid"' EXIT
 
 started=$SECONDS
 log() { echo "run-all: [$((SECONDS - started)) s] $*"; }
@@ -50,6 +53,7 @@ step_build() {
 step_runs() {
   local layer_args=() i
   [[ $layers == all ]] || layer_args=(--layers "$layers")
+  [[ -x "$binary" ]] || { echo "run-all: no layerbench at $binary: run the build step first (or set BIN)" >&2; return 1; }
   for ((i = 1; i <= runs; i++)); do
     log "layerbench run $i of $runs"
     # shellcheck disable=SC2086 # RUN_ARGS is a list of options
