@@ -4,6 +4,7 @@
 #include "cli/command.hpp"
 #include "util/build_info.hpp"
 #include "util/error.hpp"
+#include "util/suggest.hpp"
 
 #include <algorithm>
 #include <iomanip>
@@ -43,38 +44,15 @@ void print_help()
   }
 }
 
-size_t edit_distance(const std::string& a, const std::string& b)
-{
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string unknown_command_message(const std::string& name)
 {
-  std::string message = "unknown command '" + name + "'";
-  const layerbench::cli::Command* closest = nullptr;
-  size_t best = 3; // further than this is no hint
+  std::vector<std::string> names;
   for (const auto& command : commands()) {
-    const size_t distance = edit_distance(name, command.name);
-    if (distance < best) {
-      best = distance;
-      closest = &command;
-    }
+    names.emplace_back(command.name);
   }
-  if (closest) {
-    message += ", did you mean '" + std::string(closest->name) + "'?";
+  std::string message = "unknown command '" + name + "'";
+  if (const auto hint = layerbench::util::closest(name, names, 3)) {
+    message += ", did you mean '" + *hint + "'?";
   }
   return message + " (see 'layerbench --help')";
 }

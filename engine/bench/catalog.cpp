@@ -2,6 +2,7 @@
 #include "bench/catalog.hpp"
 
 #include "util/error.hpp"
+#include "util/suggest.hpp"
 
 #include <algorithm>
 
@@ -289,25 +290,6 @@ LayerSpec dropout()
           }};
 }
 
-size_t edit_distance(const std::string& a, const std::string& b)
-{
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) {
-    row[j] = j;
-  }
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t above = row[j];
-      const bool same = std::tolower(a[i - 1]) == std::tolower(b[j - 1]);
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 } // namespace
 
 const std::vector<LayerSpec>& catalog()
@@ -336,21 +318,16 @@ const std::vector<LayerSpec>& catalog()
 
 const LayerSpec& find_layer(const std::string& name)
 {
-  const LayerSpec* closest = nullptr;
-  size_t best = 4;
+  std::vector<std::string> names;
   for (const auto& spec : catalog()) {
     if (spec.name == name) {
       return spec;
     }
-    const size_t distance = edit_distance(name, spec.name);
-    if (distance < best) {
-      best = distance;
-      closest = &spec;
-    }
+    names.push_back(spec.name);
   }
   std::string message = "unknown layer '" + name + "'";
-  if (closest) {
-    message += ", did you mean '" + closest->name + "'?";
+  if (const auto hint = util::closest(name, names, 4)) {
+    message += ", did you mean '" + *hint + "'?";
   }
   throw UsageError(message + " (see 'layerbench layers')");
 }

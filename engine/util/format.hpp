@@ -9,7 +9,7 @@ namespace layerbench::util {
 // Fixed decimals, "C" locale, never scientific: format_fixed(0.0244, 3) == "0.024".
 std::string format_fixed(double value, int decimals);
 
-// `digits` significant digits without exponent: 0.02437 -> "0.0244", 62.41 -> "62.4", 1234.5 -> "1235".
+// `digits` significant digits without exponent: 0.02437 -> "0.0244", 62.41 -> "62.4", 1234.6 -> "1235".
 std::string format_significant(double value, int digits);
 
 // Thousands separated: 73856 -> "73,856".
