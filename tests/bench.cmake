@@ -3,3 +3,10 @@ if(LAYERBENCH_WITH_TORCH)
   add_test(NAME bench/cuda_run COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench_cuda_check.sh $<TARGET_FILE:layerbench>)
   set_tests_properties(bench/cuda_run PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
 endif()
+
+# The formulas' "with values" text evaluates to the figures beside it.
+if(LAYERBENCH_WITH_TORCH)
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  add_test(NAME bench/formula_values
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/bench_formula_values.py $<TARGET_FILE:layerbench>)
+endif()

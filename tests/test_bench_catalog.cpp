@@ -107,6 +107,9 @@ TEST_CASE("bench::describe")
   const auto layer = describe(find_layer("Dropout"));
   CHECK(layer.mode == layerbench::dataset::LayerMode::train); // measured in training mode, as the page did
   CHECK(layer.config == "Dropout(0.5) 512-dim");
+  // The formula, then the same with this configuration's numbers put in.
+  CHECK(layer.flops_formula == "1*dim (scaling by the mask; generating the mask is not counted); with values: 512");
+  CHECK(describe(find_layer("Conv2d")).params_formula == "C_in*C_out*K*K + C_out; with values: 64*128*3*3 + 128");
   CHECK(*layer.params == 0);
   CHECK(!layer.params_counted); // needs the module; filled by the run
 }

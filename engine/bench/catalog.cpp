@@ -30,6 +30,8 @@ LayerSpec conv2d()
           dataset::LayerMode::eval,
           "C_in*C_out*K*K + C_out",
           "2*C_in*C_out*K*K*H_out*W_out + C_out*H_out*W_out (bias); H_out = W_out = 30",
+          "64*128*3*3 + 128",
+          "2*64*128*3*3*30*30 + 128*30*30",
           [=] { return c_in * c_out * k * k + c_out; },
           [=] { return 2.0 * c_in * c_out * k * k * h_out * w_out; },
           [=] { return 1.0 * c_out * h_out * w_out; },
@@ -46,6 +48,8 @@ LayerSpec conv1d()
           dataset::LayerMode::eval,
           "C_in*C_out*K + C_out",
           "2*C_in*C_out*K*L_out + C_out*L_out (bias); L_out = 96",
+          "256*512*5 + 512",
+          "2*256*512*5*96 + 512*96",
           [=] { return c_in * c_out * k + c_out; },
           [=] { return 2.0 * c_in * c_out * k * l_out; },
           [=] { return 1.0 * c_out * l_out; },
@@ -62,6 +66,8 @@ LayerSpec conv_transpose2d()
           dataset::LayerMode::eval,
           "C_in*C_out*K*K + C_out",
           "2*C_in*C_out*K*K*H_in*W_in + C_out*H_out*W_out (bias); H_out = W_out = 34",
+          "128*64*4*4 + 64",
+          "2*128*64*4*4*16*16 + 64*34*34",
           [=] { return c_in * c_out * k * k + c_out; },
           [=] { return 2.0 * c_in * c_out * k * k * h * w; },
           [=] { return 1.0 * c_out * h_out * w_out; },
@@ -78,6 +84,8 @@ LayerSpec linear()
           dataset::LayerMode::eval,
           "in*out + out",
           "2*in*out + out (bias)",
+          "4096*4096 + 4096",
+          "2*4096*4096 + 4096",
           [=] { return in * out + out; },
           [=] { return 2.0 * in * out; },
           [=] { return 1.0 * out; },
@@ -127,6 +135,8 @@ LayerSpec lstm()
           dataset::LayerMode::eval,
           "sum over layers l of D*4*(in_l*H + H*H + 2*H); in_1 = 512, in_2 = D*H; two bias vectors per gate",
           "sum over layers of 2*D*4*H*(in_l + H)*T + 16*H*T*L*D (gate biases and sums, cell update)",
+          "2*4*(512*256 + 256*256 + 2*256) + 2*4*(512*256 + 256*256 + 2*256)",
+          "2*2*4*256*(512 + 256)*100 + 2*2*4*256*(512 + 256)*100 + 16*256*100*2*2",
           [=] { return k_lstm.params(); },
           [=] { return k_lstm.matmul_flops(); },
           // Per hidden unit and step: two bias adds and one sum for 4 gates (12), c = f*c + i*g (3), h = o*tanh(c) (1).
@@ -145,6 +155,8 @@ LayerSpec gru()
           dataset::LayerMode::eval,
           "sum over layers l of 3*(in_l*H + H*H + 2*H); in_1 = 512, in_2 = H; two bias vectors per gate",
           "sum over layers of 2*3*H*(in_l + H)*T + 14*H*T*L (gate biases and sums, state update)",
+          "3*(512*256 + 256*256 + 2*256) + 3*(256*256 + 256*256 + 2*256)",
+          "2*3*256*(512 + 256)*100 + 2*3*256*(256 + 256)*100 + 14*256*100*2",
           [=] { return k_gru.params(); },
           [=] { return k_gru.matmul_flops(); },
           // Per hidden unit and step: two bias adds for 3 gates (6), r and z sums (2), n = tanh(x_n + r*h_n) (2),
@@ -179,6 +191,8 @@ LayerSpec multihead_attention()
           dataset::LayerMode::eval,
           "4*d^2 + 4*d",
           "8*d^2*S + 4*S^2*d + 5*d*S (biases, scaling) + 4*h*S^2 (softmax)",
+          "4*512^2 + 4*512",
+          "8*512^2*512 + 4*512^2*512 + 5*512*512 + 4*8*512^2",
           [=] { return k_attention.params(); },
           [=] { return k_attention.matmul_flops(); },
           [=] { return k_attention.elementwise_flops(); },
@@ -199,6 +213,8 @@ LayerSpec transformer_encoder()
           "attention (4*d^2 + 4*d) + feed-forward (2*d*d_ff + d_ff + d) + two LayerNorms (4*d)",
           "attention (as MultiheadAttention) + 4*d*d_ff*S + (d_ff + d)*S (biases) + d_ff*S (ReLU) "
           "+ 2*d*S (residuals) + 2*7*d*S (LayerNorms)",
+          "(4*512^2 + 4*512) + (2*512*2048 + 2048 + 512) + 4*512",
+          "8*512^2*512 + 4*512^2*512 + 5*512*512 + 4*8*512^2 + 4*512*2048*512 + (2048 + 512)*512 + 2048*512 + 2*512*512 + 2*7*512*512",
           [=] { return a.params() + 2 * a.d * ff + ff + a.d + 4 * a.d; },
           [=] { return a.matmul_flops() + 2.0 * 2 * a.d * ff * a.seq; },
           [=] {
@@ -219,6 +235,8 @@ LayerSpec batch_norm2d()
           dataset::LayerMode::eval,
           "2*C (weight, bias; running mean and variance are buffers, not parameters)",
           "2*C*H*W (eval: statistics folded into one scale and shift per channel)",
+          "2*256",
+          "2*256*32*32",
           [=] { return 2 * features; },
           [=] { return 0.0; },
           [=] { return 2.0 * features * h * w; },
@@ -234,6 +252,8 @@ LayerSpec layer_norm()
           dataset::LayerMode::eval,
           "2*normalized_shape",
           "7*normalized_shape*S (mean, variance, normalise, scale, shift)",
+          "2*512",
+          "7*512*512",
           [=] { return 2 * width; },
           [=] { return 0.0; },
           [=] { return 7.0 * width * seq; },
@@ -249,6 +269,8 @@ LayerSpec embedding()
           dataset::LayerMode::eval,
           "vocab*dim",
           "0 (a table lookup moves memory and does no arithmetic)",
+          "50000*768",
+          "0",
           [=] { return vocabulary * width; },
           [=] { return 0.0; },
           [=] { return 0.0; },
@@ -259,7 +281,12 @@ LayerSpec embedding()
 }
 
 template<typename Pool, typename Options>
-LayerSpec pool(const char* name, const char* module, const char* config, const char* flops_formula, int64_t per_output)
+LayerSpec pool(const char* name,
+               const char* module,
+               const char* config,
+               const char* flops_formula,
+               const char* flops_values,
+               int64_t per_output)
 {
   constexpr int64_t channels = 128, h = 32, w = 32, k = 2;
   constexpr int64_t outputs = channels * (h / k) * (w / k);
@@ -267,6 +294,8 @@ LayerSpec pool(const char* name, const char* module, const char* config, const c
           dataset::LayerMode::eval,
           "0",
           flops_formula,
+          "0",
+          flops_values,
           [=] { return int64_t{0}; },
           [=] { return 0.0; },
           [per_output] { return 1.0 * per_output * outputs; },
@@ -282,6 +311,8 @@ LayerSpec dropout()
           dataset::LayerMode::train,
           "0",
           "1*dim (scaling by the mask; generating the mask is not counted)",
+          "0",
+          "512",
           [=] { return int64_t{0}; },
           [=] { return 0.0; },
           [=] { return 1.0 * width; },
@@ -308,9 +339,9 @@ const std::vector<LayerSpec>& catalog()
     layer_norm(),
     embedding(),
     pool<nn::MaxPool2d, nn::MaxPool2dOptions>("MaxPool2d", "nn.MaxPool2d", "MaxPool2d(2,stride=2) 128ch 32x32",
-                                              "(K*K - 1)*C*H_out*W_out (compares)", 3),
+                                              "(K*K - 1)*C*H_out*W_out (compares)", "(2*2 - 1)*128*16*16", 3),
     pool<nn::AvgPool2d, nn::AvgPool2dOptions>("AvgPool2d", "nn.AvgPool2d", "AvgPool2d(2,stride=2) 128ch 32x32",
-                                              "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)", 4),
+                                              "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)", "2*2*128*16*16", 4),
     dropout(),
   };
   return layers;
@@ -343,6 +374,8 @@ int64_t count_parameters(const torch::nn::Module& module)
 
 dataset::Layer describe(const LayerSpec& spec)
 {
+  // The formula, then the same expression with this configuration's numbers put in.
+  static const std::string k_values = "; with values: ";
   dataset::Layer layer;
   layer.name = spec.name;
   layer.module = spec.module;
@@ -350,9 +383,9 @@ dataset::Layer describe(const LayerSpec& spec)
   layer.input_shape = spec.input_shape;
   layer.mode = spec.mode;
   layer.params = spec.params();
-  layer.params_formula = spec.params_formula;
+  layer.params_formula = spec.params_formula + k_values + spec.params_values;
   layer.flops_per_sample = spec.flops();
-  layer.flops_formula = spec.flops_formula;
+  layer.flops_formula = spec.flops_formula + k_values + spec.flops_values;
   layer.matmul_flops_per_sample = spec.matmul_flops();
   return layer;
 }

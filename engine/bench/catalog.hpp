@@ -42,6 +42,10 @@ struct LayerSpec
   dataset::LayerMode mode = dataset::LayerMode::eval;
   std::string params_formula;
   std::string flops_formula;
+  // The formulas with this configuration's numbers put in, in the same order ("64*128*3*3 + 128");
+  // a test evaluates them and checks they give params() and flops().
+  std::string params_values;
+  std::string flops_values;
   std::function<int64_t()> params;             // the formula, evaluated on this entry's configuration
   std::function<double()> matmul_flops;        // per sample
   std::function<double()> elementwise_flops;   // per sample
