@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/merge.hpp"
+#include "dataset/speed_class.hpp"
 
 #include "dataset/io.hpp"
 #include "dataset/validate.hpp"
@@ -47,22 +48,25 @@ TEST_CASE("dataset::merge")
     // Shard 2 first: the order of the files does not matter.
     const auto merged = dataset::merge({shard(2, 2), shard(1, 2)}, "layerbench merge shard2.json shard1.json --out m.json");
     auto whole = test::measured();
-    for (auto& layer : whole.layers) {
-      layer.speed_class.clear();
-    }
+    dataset::assign_speed_classes(whole);
     whole.provenance.command_line = "layerbench merge shard2.json shard1.json --out m.json";
     CHECK(dataset::serialize(merged) == dataset::serialize(whole));
     CHECK(merged.methodology->shard.empty());
     CHECK(dataset::check(merged).empty());
   }
-  SUBCASE("speed classes, ranked within each shard, are not compared and come back empty")
+  SUBCASE("speed classes, ranked within each shard, are ranked again over the whole matrix")
   {
     auto first = shard(1, 2);
     first.dataset.layers[0].speed_class = "Fastest";
     auto second = shard(2, 2);
     second.dataset.layers[0].speed_class = "Slow";
     const auto merged = dataset::merge({first, second}, "layerbench merge");
-    CHECK(merged.layers[0].speed_class.empty());
+    auto whole = test::measured();
+    dataset::assign_speed_classes(whole);
+    REQUIRE(!whole.layers[0].speed_class.empty());
+    for (size_t i = 0; i < whole.layers.size(); ++i) {
+      CHECK(merged.layers[i].speed_class == whole.layers[i].speed_class);
+    }
   }
   SUBCASE("a mismatched environment")
   {

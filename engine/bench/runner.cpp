@@ -2,7 +2,7 @@
 #include "bench/runner.hpp"
 
 #include "bench/catalog.hpp"
-#include "bench/speed_class.hpp"
+#include "dataset/speed_class.hpp"
 #include "dataset/io.hpp"
 #include "dataset/shard.hpp"
 #include "util/build_info.hpp"
@@ -62,7 +62,7 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.cell_budget_seconds = s.stopping.budget_seconds;
   m.flop_convention = k_flop_convention;
   m.memory_method = backend.memory_method();
-  m.speed_class_rule = speed_class_rule();
+  m.speed_class_rule = dataset::speed_class_rule();
   m.shard = options.shard;
   return m;
 }
@@ -213,7 +213,7 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   for (auto& layer : result.layers) {
     layer.params_counted = count_parameters(*find_layer(layer.name).instantiate(1, torch::kCPU).module);
   }
-  assign_speed_classes(result);
+  dataset::assign_speed_classes(result);
   return result;
 }
 

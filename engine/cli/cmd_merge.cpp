@@ -6,9 +6,6 @@
 
 #include <iostream>
 
-#ifdef LAYERBENCH_WITH_TORCH
-#include "bench/speed_class.hpp"
-#endif
 
 namespace po = boost::program_options;
 
@@ -33,9 +30,6 @@ int cmd_merge(const Arguments& arguments)
     shards.push_back({file, dataset::load(file)});
   }
   auto merged = dataset::merge(shards, invocation());
-#ifdef LAYERBENCH_WITH_TORCH
-  bench::assign_speed_classes(merged);
-#endif
   const auto out = (*values)["out"].as<std::string>();
   dataset::save(out, merged, util::Overwrite::no);
   std::cout << "merged " << shards.size() << " shard(s), " << merged.results.size() << " cells, into " << out << "\n";

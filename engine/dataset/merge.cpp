@@ -3,6 +3,7 @@
 
 #include "dataset/io.hpp"
 #include "dataset/shard.hpp"
+#include "dataset/speed_class.hpp"
 #include "dataset/validate.hpp"
 #include "util/error.hpp"
 
@@ -98,9 +99,6 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
   merged.methodology->shard.clear();
   merged.provenance.command_line = command_line;
   merged.results.clear();
-  for (auto& layer : merged.layers) {
-    layer.speed_class.clear();
-  }
   for (const auto& key : declared_matrix(merged)) {
     const auto found = cells.find({key.layer, key.batch_size});
     if (found != cells.end()) {
@@ -117,6 +115,8 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
       }
     }
   }
+  // A shard's classes are relative to its own fastest layer; only the whole matrix gives the real ones.
+  assign_speed_classes(merged);
   return merged;
 }
 

@@ -5,16 +5,16 @@
 
 #include <string>
 
-namespace layerbench::bench {
+namespace layerbench::dataset {
 
 // The rule, as written into each dataset's methodology.
 std::string speed_class_rule();
 
 // Sets each layer's speed_class from the medians at the reference batch size (32, or the largest
 // batch size of the run when 32 is not in it). Layers without a measured cell there get none.
-void assign_speed_classes(dataset::Dataset& dataset);
+void assign_speed_classes(Dataset& dataset);
 
 // The class of a layer `ratio` times slower than the fastest one.
 std::string speed_class_for_ratio(double ratio);
 
-} // namespace layerbench::bench
+} // namespace layerbench::dataset

@@ -1,4 +1,4 @@
-#include "bench/speed_class.hpp"
+#include "dataset/speed_class.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,17 +18,17 @@ dataset::Cell cell(const std::string& layer, int batch, double median)
 
 } // namespace
 
-TEST_CASE("bench::speed_class_for_ratio")
+TEST_CASE("dataset::speed_class_for_ratio")
 {
-  CHECK(bench::speed_class_for_ratio(1.0) == "Fastest");
-  CHECK(bench::speed_class_for_ratio(9.99) == "Fast");
-  CHECK(bench::speed_class_for_ratio(10.0) == "Medium");
-  CHECK(bench::speed_class_for_ratio(99.0) == "Medium");
-  CHECK(bench::speed_class_for_ratio(100.0) == "Slow");
-  CHECK(bench::speed_class_for_ratio(1000.0) == "Very Slow");
+  CHECK(dataset::speed_class_for_ratio(1.0) == "Fastest");
+  CHECK(dataset::speed_class_for_ratio(9.99) == "Fast");
+  CHECK(dataset::speed_class_for_ratio(10.0) == "Medium");
+  CHECK(dataset::speed_class_for_ratio(99.0) == "Medium");
+  CHECK(dataset::speed_class_for_ratio(100.0) == "Slow");
+  CHECK(dataset::speed_class_for_ratio(1000.0) == "Very Slow");
 }
 
-TEST_CASE("bench::assign_speed_classes")
+TEST_CASE("dataset::assign_speed_classes")
 {
   dataset::Dataset d;
   d.methodology = dataset::Methodology{};
@@ -42,7 +42,7 @@ TEST_CASE("bench::assign_speed_classes")
 
   SUBCASE("classes come from the medians at batch 32, relative to the fastest")
   {
-    bench::assign_speed_classes(d);
+    dataset::assign_speed_classes(d);
     CHECK(d.layers[0].speed_class == "Fastest");
     CHECK(d.layers[1].speed_class == "Fast");
     CHECK(d.layers[2].speed_class == "Very Slow"); // 3260x
@@ -51,13 +51,13 @@ TEST_CASE("bench::assign_speed_classes")
   SUBCASE("a skipped cell gives no class")
   {
     d.results[1].status = dataset::CellStatus::skipped;
-    bench::assign_speed_classes(d);
+    dataset::assign_speed_classes(d);
     CHECK(d.layers[1].speed_class.empty());
   }
   SUBCASE("without batch 32 the largest batch size is the reference")
   {
     d.methodology->batch_sizes = {1};
-    bench::assign_speed_classes(d);
+    dataset::assign_speed_classes(d);
     CHECK(d.layers[0].speed_class == "Fastest"); // the only layer measured at batch 1
     CHECK(d.layers[1].speed_class.empty());
   }

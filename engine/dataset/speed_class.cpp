@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-#include "bench/speed_class.hpp"
+#include "dataset/speed_class.hpp"
 
 #include <algorithm>
 #include <map>
 
-namespace layerbench::bench {
+namespace layerbench::dataset {
 
 namespace {
 
 constexpr int k_reference_batch = 32;
 
-int reference_batch(const dataset::Dataset& dataset)
+int reference_batch(const Dataset& dataset)
 {
   if (!dataset.methodology || dataset.methodology->batch_sizes.empty()) {
     return k_reference_batch;
@@ -48,12 +48,12 @@ std::string speed_class_for_ratio(double ratio)
   return "Very Slow";
 }
 
-void assign_speed_classes(dataset::Dataset& dataset)
+void assign_speed_classes(Dataset& dataset)
 {
   const int batch = reference_batch(dataset);
   std::map<std::string, double> medians;
   for (const auto& cell : dataset.results) {
-    if (cell.batch_size == batch && cell.status == dataset::CellStatus::ok && cell.stats) {
+    if (cell.batch_size == batch && cell.status == CellStatus::ok && cell.stats) {
       medians[cell.layer] = cell.stats->median_ms;
     }
   }
@@ -77,4 +77,4 @@ void assign_speed_classes(dataset::Dataset& dataset)
   }
 }
 
-} // namespace layerbench::bench
+} // namespace layerbench::dataset
