@@ -372,6 +372,11 @@ int64_t count_parameters(const torch::nn::Module& module)
   return total;
 }
 
+int64_t count_parameters(const LayerSpec& spec)
+{
+  return count_parameters(*spec.instantiate(1, torch::kCPU).module);
+}
+
 dataset::Layer describe(const LayerSpec& spec)
 {
   // The formula, then the same expression with this configuration's numbers put in.

@@ -61,6 +61,10 @@ const LayerSpec& find_layer(const std::string& name);
 
 int64_t count_parameters(const torch::nn::Module& module);
 
+// Builds the layer's module on the CPU and counts its parameters: the count does not depend on the
+// device, and the CPU always has room for the module.
+int64_t count_parameters(const LayerSpec& spec);
+
 // The dataset's description of a layer (counted parameters left empty: that needs the module).
 dataset::Layer describe(const LayerSpec& spec);
 

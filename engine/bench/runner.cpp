@@ -209,9 +209,8 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   std::stable_sort(result.results.begin(), result.results.end(),
                    [&](const auto& a, const auto& b) { return position(a) < position(b); });
 
-  // Counted from a module built on the CPU: the count does not depend on the device.
   for (auto& layer : result.layers) {
-    layer.params_counted = count_parameters(*find_layer(layer.name).instantiate(1, torch::kCPU).module);
+    layer.params_counted = count_parameters(find_layer(layer.name));
   }
   dataset::assign_speed_classes(result);
   return result;

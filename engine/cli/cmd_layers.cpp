@@ -31,7 +31,7 @@ int cmd_layers(const Arguments& arguments)
   dataset::Dataset described;
   for (const auto& spec : bench::catalog()) {
     auto layer = bench::describe(spec);
-    layer.params_counted = bench::count_parameters(*spec.instantiate(1, torch::kCPU).module);
+    layer.params_counted = bench::count_parameters(spec);
     described.layers.push_back(layer);
   }
   if (format == "json") {
