@@ -64,35 +64,3 @@ TEST_CASE("serve::RenderLoop")
     CHECK(renders == 1);
   }
 }
-
-TEST_CASE("serve::unsafe_render_root")
-{
-  const layerbench::test::TempDir dir;
-  const auto data = dir.path() / "project" / "data";
-  const auto templates = dir.path() / "project" / "templates";
-  std::filesystem::create_directories(data);
-  std::filesystem::create_directories(templates);
-  const std::vector<std::filesystem::path> keep = {data, templates};
-
-  SUBCASE("a folder of its own, existing or not, is safe")
-  {
-    CHECK_FALSE(layerbench::serve::unsafe_render_root(dir.path() / "project" / "site", keep));
-    CHECK_FALSE(layerbench::serve::unsafe_render_root(dir.path() / "project" / "build" / "preview/", keep));
-  }
-  SUBCASE("a folder that holds the sources is refused")
-  {
-    const auto reason = layerbench::serve::unsafe_render_root(dir.path() / "project", keep);
-    REQUIRE(reason);
-    CHECK(reason->find(data.string()) != std::string::npos);
-  }
-  SUBCASE("the sources themselves, however spelled, are refused")
-  {
-    CHECK(layerbench::serve::unsafe_render_root(templates / "..//data/", keep));
-    CHECK(layerbench::serve::unsafe_render_root("/", keep));
-  }
-  SUBCASE("a symlink to a folder holding the sources is refused")
-  {
-    std::filesystem::create_directory_symlink(dir.path() / "project", dir.path() / "alias");
-    CHECK(layerbench::serve::unsafe_render_root(dir.path() / "alias", keep));
-  }
-}

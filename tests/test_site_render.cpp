@@ -155,3 +155,80 @@ TEST_CASE("site::render")
   }
   fs::remove_all(work);
 }
+
+TEST_CASE("site::unsafe_out_dir")
+{
+  const fs::path work = scratch("out-dir");
+  RenderOptions options = fixture_options(work / "site");
+  SUBCASE("a missing or empty folder is safe")
+  {
+    CHECK_FALSE(layerbench::site::unsafe_out_dir(options));
+    fs::create_directories(options.out_dir);
+    CHECK_FALSE(layerbench::site::unsafe_out_dir(options));
+  }
+  SUBCASE("a folder with files and no marker is refused, and render leaves it alone")
+  {
+    fs::create_directories(work / "site");
+    REQUIRE(layerbench::util::write_file_atomic(work / "site" / "notes.txt", "mine", layerbench::util::Overwrite::yes));
+    const auto reason = layerbench::site::unsafe_out_dir(options);
+    REQUIRE(reason);
+    CHECK(reason->find(layerbench::site::k_site_marker) != std::string::npos);
+    CHECK_THROWS_AS(layerbench::site::render(options), Error);
+    CHECK(read(work / "site" / "notes.txt") == "mine");
+  }
+  SUBCASE("a rendered site carries the marker and may be rendered again")
+  {
+    layerbench::site::render(options);
+    CHECK(fs::is_regular_file(work / "site" / layerbench::site::k_site_marker));
+    CHECK_FALSE(layerbench::site::unsafe_out_dir(options));
+  }
+  SUBCASE("the data, the templates, a folder holding them or one inside them are refused")
+  {
+    for (const fs::path& out : {options.data_dir, options.templates_dir / "..//templates/", k_source,
+                                options.data_dir / "datasets", fs::path("/")}) {
+      options.out_dir = out;
+      CHECK_MESSAGE(layerbench::site::unsafe_out_dir(options), out.string());
+    }
+  }
+  SUBCASE("the home folder and the current folder are refused")
+  {
+    fs::create_directories(work / "home");
+    ::setenv("HOME", (work / "home").c_str(), 1);
+    options.out_dir = work / "home";
+    CHECK(layerbench::site::unsafe_out_dir(options));
+    options.out_dir = fs::current_path();
+    CHECK(layerbench::site::unsafe_out_dir(options));
+  }
+  SUBCASE("a symlink to a folder holding the data is refused")
+  {
+    fs::create_directory_symlink(k_source / "tests/fixtures/site", work / "alias");
+    options.out_dir = work / "alias";
+    CHECK(layerbench::site::unsafe_out_dir(options));
+  }
+}
+
+TEST_CASE("site::render static links")
+{
+  const fs::path work = scratch("static-links");
+  fs::copy(k_source / "templates", work / "templates", fs::copy_options::recursive);
+  fs::create_directories(work / "outside" / "deep");
+  layerbench::util::write_file_atomic(work / "outside" / "deep" / "secret.txt", "secret",
+                                      layerbench::util::Overwrite::yes);
+  RenderOptions options = fixture_options(work / "a" / "b" / "site");
+  options.templates_dir = work / "templates";
+  SUBCASE("a link leaving the templates is refused, and nothing is written outside --out")
+  {
+    fs::create_symlink("../../outside/deep/secret.txt", work / "templates" / "static" / "theme.css");
+    CHECK_THROWS_WITH_AS(layerbench::site::render(options), doctest::Contains("a link to"), Error);
+    CHECK_FALSE(fs::exists(work / "a" / "b" / "site"));
+    CHECK_FALSE(fs::exists(work / "a" / "outside"));
+  }
+  SUBCASE("a link inside the templates is copied at the link's own path")
+  {
+    fs::create_symlink("../pages", work / "templates" / "static" / "pages-alias");
+    fs::create_symlink("style.css", work / "templates" / "static" / "copy.css");
+    layerbench::site::render(options);
+    CHECK(read(work / "a" / "b" / "site" / "copy.css") == read(work / "templates" / "static" / "style.css"));
+    CHECK_FALSE(fs::exists(work / "a" / "b" / "pages"));
+  }
+}

@@ -57,7 +57,7 @@ private:
     if (m_releasing) {
       return;
     }
-    std::cout << "\nlayerbench serve: " << (signal == SIGINT ? "interrupted" : "terminated") << ", stopping"
+    std::cerr << "\nlayerbench serve: " << (signal == SIGINT ? "interrupted" : "terminated") << ", stopping"
               << std::endl;
     server.stop();
   }
@@ -78,22 +78,22 @@ void print_banner(const serve::PreviewServer& server,
                   const serve::ServeOptions& options,
                   const site::RenderOptions& render_options)
 {
-  std::cout << "layerbench serve: serving " << folder_text(options.root) << " at " << server.url() << "\n";
+  std::cerr << "layerbench serve: serving " << folder_text(options.root) << " at " << server.url() << "\n";
   if (serve::is_loopback_host(options.host)) {
-    std::cout << "layerbench serve: loopback only, other machines cannot reach it (--host 0.0.0.0 to share)\n";
+    std::cerr << "layerbench serve: loopback only, other machines cannot reach it (--host 0.0.0.0 to share)\n";
   } else {
-    std::cout << "layerbench serve: listening on " << options.host
+    std::cerr << "layerbench serve: listening on " << options.host
               << ", reachable from the network: this preview server is not hardened for the internet\n";
   }
   if (options.live_reload == serve::LiveReload::on) {
-    std::cout << "layerbench serve: live reload on: watching " << folder_text(render_options.data_dir) << " and "
+    std::cerr << "layerbench serve: live reload on: watching " << folder_text(render_options.data_dir) << " and "
               << folder_text(render_options.templates_dir);
     for (const auto& extra : render_options.extra_datasets) {
-      std::cout << " and " << extra.string();
+      std::cerr << " and " << extra.string();
     }
-    std::cout << "\n";
+    std::cerr << "\n";
   }
-  std::cout << "layerbench serve: press Ctrl-C to stop" << std::endl;
+  std::cerr << "layerbench serve: press Ctrl-C to stop" << std::endl;
 }
 
 std::vector<std::filesystem::path> watched_paths(const site::RenderOptions& render_options)
@@ -106,14 +106,10 @@ std::vector<std::filesystem::path> watched_paths(const site::RenderOptions& rend
 // With live reload the root is replaced by every render, so it must be a folder of its own.
 void check_render_root(const site::RenderOptions& render_options)
 {
-  std::vector<std::filesystem::path> keep = watched_paths(render_options);
-  keep.push_back(std::filesystem::current_path());
-  if (const char* home = std::getenv("HOME")) {
-    keep.emplace_back(home);
-  }
-  if (const auto reason = serve::unsafe_render_root(render_options.out_dir, keep)) {
-    throw Error("serve: --root " + *reason + "; live reload renders into --root, so give it a folder of its own "
-                "(or pass --no-watch to serve " + render_options.out_dir.string() + " as it is)");
+  if (const auto reason = site::unsafe_out_dir(render_options)) {
+    throw Error("serve: --root " + render_options.out_dir.string() + ": " + *reason
+                + "; live reload renders into --root, so give it a folder of its own "
+                  "(or pass --no-watch to serve " + render_options.out_dir.string() + " as it is)");
   }
 }
 
@@ -167,7 +163,7 @@ int cmd_serve(const Arguments& arguments)
   server.bind(); // first, so that a port in use is reported before a render
   SignalWatch signals(server);
   serve::RenderLoop render_loop(server.events(), [render_options] { site::render(render_options); },
-                                watched_paths(render_options), k_poll_interval, std::cout);
+                                watched_paths(render_options), k_poll_interval, std::cerr);
   if (options.live_reload == serve::LiveReload::on) {
     render_loop.render_now();
     render_loop.start();
@@ -175,7 +171,7 @@ int cmd_serve(const Arguments& arguments)
   print_banner(server, options, render_options);
   server.run();
   render_loop.stop();
-  std::cout << "layerbench serve: stopped" << std::endl;
+  std::cerr << "layerbench serve: stopped" << std::endl;
   return 0;
 }
 

@@ -3,28 +3,11 @@
 
 #include "util/format.hpp"
 
-#include <algorithm>
 #include <exception>
 #include <optional>
 #include <ostream>
 
 namespace layerbench::serve {
-
-namespace {
-
-// Absolute, symlinks resolved as far as the path exists, and without a trailing separator, so that
-// comparing names one by one tells whether one path holds another.
-std::filesystem::path comparable(const std::filesystem::path& path)
-{
-  std::error_code error;
-  auto result = std::filesystem::weakly_canonical(std::filesystem::absolute(path), error).lexically_normal();
-  if (!result.has_filename() && result.has_relative_path()) {
-    result = result.parent_path();
-  }
-  return result;
-}
-
-} // namespace
 
 RenderLoop::RenderLoop(EventHub& events,
                        std::function<void()> render,
@@ -64,18 +47,5 @@ RenderOutcome RenderLoop::render_now()
 void RenderLoop::start() { m_watcher.start(); }
 
 void RenderLoop::stop() { m_watcher.stop(); }
-
-std::optional<std::string> unsafe_render_root(const std::filesystem::path& root,
-                                              const std::vector<std::filesystem::path>& keep)
-{
-  const auto served = comparable(root);
-  for (const auto& path : keep) {
-    const auto kept = comparable(path);
-    if (std::mismatch(served.begin(), served.end(), kept.begin(), kept.end()).first == served.end()) {
-      return root.string() + " is or holds " + path.string() + ", which a render there would replace";
-    }
-  }
-  return std::nullopt;
-}
 
 } // namespace layerbench::serve

@@ -42,10 +42,4 @@ private:
   Watcher m_watcher;
 };
 
-// Live reload renders into the served folder and replaces it whole. Says why that would destroy
-// something worth keeping (the folder is, or holds, one of `keep`: the sources, the current folder,
-// the home folder), or nullopt when it is safe.
-std::optional<std::string> unsafe_render_root(const std::filesystem::path& root,
-                                              const std::vector<std::filesystem::path>& keep);
-
 } // namespace layerbench::serve

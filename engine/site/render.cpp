@@ -7,6 +7,7 @@
 #include "site/view_model.hpp"
 #include "util/error.hpp"
 
+#include <cstdlib>
 #include <fstream>
 #include <system_error>
 #include <unistd.h>
@@ -28,17 +29,30 @@ void write(const fs::path& path, const std::string& content)
   }
 }
 
-size_t copy_static(const fs::path& from, const fs::path& to)
+bool is_within(const fs::path& path, const fs::path& folder)
+{
+  const auto inside = path.lexically_relative(folder);
+  return !inside.empty() && *inside.begin() != "..";
+}
+
+// The write path comes from the entry's own place under `from`, never from where a link points: a
+// link may name any file, so one that leaves the templates folder is refused rather than copied.
+size_t copy_static(const fs::path& from, const fs::path& to, const fs::path& templates_dir)
 {
   size_t copied = 0;
   if (!fs::is_directory(from)) {
     return copied;
   }
+  const fs::path templates = fs::canonical(templates_dir);
   for (const auto& entry : fs::recursive_directory_iterator(from)) {
+    if (entry.is_symlink() && !is_within(fs::weakly_canonical(entry.path()), templates)) {
+      throw Error(entry.path().string() + ": a link to " + fs::read_symlink(entry.path()).string()
+                  + ", outside " + templates_dir.string() + "; copy the file in instead");
+    }
     if (!entry.is_regular_file()) {
       continue;
     }
-    const fs::path target = to / fs::relative(entry.path(), from);
+    const fs::path target = to / entry.path().lexically_relative(from);
     fs::create_directories(target.parent_path());
     fs::copy_file(entry.path(), target, fs::copy_options::overwrite_existing);
     ++copied;
@@ -46,7 +60,10 @@ size_t copy_static(const fs::path& from, const fs::path& to)
   return copied;
 }
 
-size_t write_site(const TemplateSet& templates, const SiteData& site, const fs::path& out)
+size_t write_site(const TemplateSet& templates,
+                  const SiteData& site,
+                  const fs::path& templates_dir,
+                  const fs::path& out)
 {
   size_t written = 0;
   for (auto& page : build_pages(site)) {
@@ -61,7 +78,8 @@ size_t write_site(const TemplateSet& templates, const SiteData& site, const fs::
     write(out / "data" / (entry.slug + ".csv"), dataset::to_csv(entry.data));
     written += 2;
   }
-  return written + copy_static(templates.static_dir(), out);
+  write(out / k_site_marker, "This folder was rendered by LayerBench; render and serve replace it whole.\n");
+  return written + 1 + copy_static(templates.static_dir(), out, templates_dir);
 }
 
 // Puts `fresh` where `out` was in two renames, so a reader sees the old site or the new one, never a mix.
@@ -78,10 +96,78 @@ void swap_in(const fs::path& fresh, const fs::path& out)
   fs::remove_all(old);
 }
 
+// Absolute, symlinks resolved as far as the path exists, and without a trailing separator, so that
+// comparing names one by one tells whether one path holds another.
+fs::path comparable(const fs::path& path)
+{
+  std::error_code error;
+  auto result = fs::weakly_canonical(fs::absolute(path), error).lexically_normal();
+  if (!result.has_filename() && result.has_relative_path()) {
+    result = result.parent_path();
+  }
+  return result;
+}
+
+// The git checkout holding `path`, if any: its root is never a render target.
+std::optional<fs::path> repository_root(const fs::path& path)
+{
+  for (fs::path folder = comparable(path); !folder.empty(); folder = folder.parent_path()) {
+    if (fs::exists(folder / ".git")) {
+      return folder;
+    }
+    if (folder == folder.parent_path()) {
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
+
+std::optional<std::string> unsafe_out_dir(const RenderOptions& options)
+{
+  const fs::path out = comparable(options.out_dir);
+  std::vector<fs::path> sources = {options.data_dir, options.templates_dir};
+  sources.insert(sources.end(), options.extra_datasets.begin(), options.extra_datasets.end());
+  for (const auto& source : sources) {
+    const fs::path kept = comparable(source);
+    if (is_within(kept, out) || out == kept || is_within(out, kept)) {
+      return "it is, holds or is inside " + source.string() + ", which a render there would destroy";
+    }
+  }
+  std::vector<fs::path> roots = {fs::current_path()};
+  if (const auto repository = repository_root(options.data_dir)) {
+    roots.push_back(*repository);
+  }
+  if (const char* home = std::getenv("HOME")) {
+    roots.emplace_back(home);
+  }
+  for (const auto& root : roots) {
+    const fs::path kept = comparable(root);
+    if (out == kept || is_within(kept, out)) {
+      return "it is or holds " + root.string() + ", which a render there would destroy";
+    }
+  }
+  std::error_code error;
+  const auto status = fs::symlink_status(options.out_dir, error);
+  if (error || status.type() == fs::file_type::not_found) {
+    return std::nullopt;
+  }
+  if (status.type() != fs::file_type::directory) {
+    return "it is not a folder";
+  }
+  if (fs::is_empty(options.out_dir) || fs::is_regular_file(options.out_dir / k_site_marker)) {
+    return std::nullopt;
+  }
+  return "it is not empty and holds no " + std::string(k_site_marker)
+         + ", so LayerBench did not render it; remove it or give an empty folder";
+}
 
 RenderReport render(const RenderOptions& options)
 {
+  if (const auto reason = unsafe_out_dir(options)) {
+    throw Error(options.out_dir.string() + ": will not replace this folder: " + *reason);
+  }
   const TemplateSet templates = TemplateSet::load(options.templates_dir);
   const SiteData site = load_site_data(options);
   const fs::path out = options.out_dir.has_filename() ? options.out_dir : options.out_dir.parent_path();
@@ -90,7 +176,7 @@ RenderReport render(const RenderOptions& options)
   try {
     fs::remove_all(fresh);
     fs::create_directories(fresh);
-    report.files_written = write_site(templates, site, fresh);
+    report.files_written = write_site(templates, site, options.templates_dir, fresh);
     swap_in(fresh, out);
   } catch (const fs::filesystem_error& error) {
     std::error_code ignored;

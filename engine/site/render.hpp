@@ -2,6 +2,8 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace layerbench::site {
@@ -19,6 +21,15 @@ struct RenderReport
 {
   size_t files_written = 0;
 };
+
+// Written into every rendered site: render and serve replace only a folder that holds it (or an
+// empty or missing one).
+inline constexpr const char* k_site_marker = ".layerbench-site";
+
+// Says why out_dir must not be replaced by a render, or nullopt when it may: it is, holds or is inside
+// the data, templates or extra datasets; it is or holds the current folder, the repository root or
+// the home folder; or it is a non-empty folder without the marker. Render and serve both ask this.
+std::optional<std::string> unsafe_out_dir(const RenderOptions& options);
 
 // Renders into a temporary folder beside out_dir and swaps it in, so that on any Error (an invalid
 // dataset, a template problem) the previous out_dir is left untouched.
