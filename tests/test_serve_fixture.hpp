@@ -92,12 +92,10 @@ struct RawResponse
   std::string body;
 };
 
-// Sends `request` byte for byte to 127.0.0.1:port and reads until the server closes the connection.
-inline RawResponse raw_request(int port, const std::string& request)
+// A socket connected to 127.0.0.1:port whose reads give up after `timeout`; -1 when it cannot connect.
+inline int connect_loopback(int port, timeval timeout = {5, 0})
 {
-  RawResponse response;
   const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
-  timeval timeout{5, 0};
   ::setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
   sockaddr_in address{};
   address.sin_family = AF_INET;
@@ -105,25 +103,48 @@ inline RawResponse raw_request(int port, const std::string& request)
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0) {
     ::close(sock);
-    return response;
+    return -1;
   }
+  return sock;
+}
+
+inline bool send_all(int sock, const std::string& bytes)
+{
   size_t sent = 0;
-  while (sent < request.size()) {
-    const ssize_t n = ::send(sock, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
+  while (sent < bytes.size()) {
+    const ssize_t n = ::send(sock, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
     if (n <= 0) {
-      break;
+      return false;
     }
     sent += static_cast<size_t>(n);
   }
+  return true;
+}
+
+// Everything the server sends on `sock` until it closes the connection or the read times out.
+inline std::string receive_all(int sock)
+{
   std::string received;
   char buffer[4096];
   while (true) {
     const ssize_t n = ::recv(sock, buffer, sizeof(buffer), 0);
     if (n <= 0) {
-      break;
+      return received;
     }
     received.append(buffer, static_cast<size_t>(n));
   }
+}
+
+// Sends `request` byte for byte to 127.0.0.1:port and reads until the server closes the connection.
+inline RawResponse raw_request(int port, const std::string& request)
+{
+  RawResponse response;
+  const int sock = connect_loopback(port);
+  if (sock < 0) {
+    return response;
+  }
+  send_all(sock, request);
+  const std::string received = receive_all(sock);
   ::close(sock);
   const size_t end_of_head = received.find("\r\n\r\n");
   response.head = received.substr(0, end_of_head);

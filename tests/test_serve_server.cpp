@@ -335,3 +335,139 @@ TEST_CASE("serve::PreviewServer::bind")
     CHECK_FALSE(server.events().wait_after(0, 0ms));
   }
 }
+
+namespace {
+
+size_t count_of(const std::string& text, const std::string& part)
+{
+  size_t count = 0;
+  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+} // namespace
+
+TEST_CASE("serve::PreviewServer methods")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+
+  SUBCASE("a POST, PUT or PATCH without Content-Length is answered 405 at once")
+  {
+    for (const std::string method : {"POST", "PUT", "PATCH"}) {
+      CAPTURE(method);
+      const auto reply = raw_request(running.port(), method + " /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+      CHECK(reply.status == 405);
+      CHECK(reply.head.find("Allow: GET, HEAD") != std::string::npos);
+    }
+  }
+  SUBCASE("unknown methods are 405 with Allow, not 400")
+  {
+    for (const std::string method : {"BREW", "PROPFIND", "CONNECT", "PRI"}) {
+      CAPTURE(method);
+      const auto reply = raw_request(running.port(), method + " /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+      CHECK(reply.status == 405);
+      CHECK(reply.head.find("Allow: GET, HEAD") != std::string::npos);
+    }
+  }
+  SUBCASE("after a POST without a body the connection answers the next request")
+  {
+    const auto reply = raw_request(running.port(), "POST /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                                                   "GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    CHECK(reply.status == 405);
+    CHECK(reply.body.find("HTTP/1.1 200") != std::string::npos);
+    CHECK(reply.body.find("Home page") != std::string::npos);
+  }
+}
+
+TEST_CASE("serve::PreviewServer Range")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+
+  SUBCASE("a Range header is ignored: 200 with the whole body and no Content-Range")
+  {
+    const auto reply = raw_request(running.port(), "GET /style.css HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=0-3\r\n"
+                                                   "Connection: close\r\n\r\n");
+    CHECK(reply.status == 200);
+    CHECK(reply.body == "body { color: black; }\n");
+    CHECK(reply.head.find("Content-Range") == std::string::npos);
+    CHECK(reply.head.find("Accept-Ranges: none") != std::string::npos);
+  }
+  SUBCASE("several ranges too")
+  {
+    const auto reply = raw_request(running.port(), "GET /style.css HTTP/1.1\r\nHost: 127.0.0.1\r\nrange: bytes=0-1,4-5\r\n"
+                                                   "Connection: close\r\n\r\n");
+    CHECK(reply.status == 200);
+    CHECK(reply.body == "body { color: black; }\n");
+  }
+}
+
+TEST_CASE("serve::PreviewServer pipelining")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+
+  SUBCASE("four pipelined requests get four responses, in order")
+  {
+    const std::string get = "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    const auto reply = raw_request(running.port(), get + "GET /style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + get
+                                                     + "GET /data.csv HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    const std::string all = reply.head + "\r\n\r\n" + reply.body;
+    CHECK(count_of(all, "HTTP/1.1 200") == 4);
+    const size_t first = all.find("plain text");
+    const size_t second = all.find("color: black");
+    const size_t third = all.find("plain text", second);
+    const size_t fourth = all.find("a,b");
+    CHECK(first < second);
+    CHECK(second < third);
+    CHECK(third != std::string::npos);
+    CHECK(third < fourth);
+    CHECK(fourth != std::string::npos);
+  }
+}
+
+TEST_CASE("serve::PreviewServer slow headers")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+
+  SUBCASE("a client that trickles its headers is answered 408 and closed")
+  {
+    const int sock = layerbench::test::connect_loopback(running.port(), {0, 200 * 1000});
+    REQUIRE(sock >= 0);
+    std::string received;
+    // One header byte every 200 ms, for at most 12 s: the server must give up long before.
+    for (int i = 0; i < 60 && received.empty(); ++i) {
+      if (!layerbench::test::send_all(sock, i == 0 ? "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" : "X")) {
+        break;
+      }
+      received = layerbench::test::receive_all(sock);
+    }
+    ::close(sock);
+    CHECK(received.rfind("HTTP/1.1 408", 0) == 0);
+  }
+  SUBCASE("64 trickling connections leave normal requests answered")
+  {
+    std::vector<int> trickling;
+    for (int i = 0; i < 64; ++i) {
+      const int sock = layerbench::test::connect_loopback(running.port());
+      if (sock >= 0 && layerbench::test::send_all(sock, "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")) {
+        trickling.push_back(sock);
+      }
+    }
+    CHECK(trickling.size() == 64);
+    std::this_thread::sleep_for(200ms); // let the server take them all
+    for (int i = 0; i < 4; ++i) {
+      for (const int sock : trickling) {
+        layerbench::test::send_all(sock, "X");
+      }
+      CHECK(raw_get(running.port(), "/notes.txt").status == 200);
+    }
+    for (const int sock : trickling) {
+      ::close(sock);
+    }
+  }
+}

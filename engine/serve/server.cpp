@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "serve/server.hpp"
 
+#include "serve/connection.hpp"
 #include "serve/live_reload.hpp"
 #include "serve/mime.hpp"
 #include "serve/request_path.hpp"
@@ -25,14 +26,22 @@ namespace layerbench::serve {
 namespace {
 
 // Threads serve one connection each, so they bound open keep-alive connections plus open pages
-// streaming events; at most half of them may stream, so pages never starve file requests.
-constexpr std::size_t k_worker_threads = 64;
-constexpr std::size_t k_max_event_listeners = k_worker_threads / 2;
+// streaming events; at most a quarter of them may stream, so pages never starve file requests. A
+// connection that trickles its headers holds its thread for at most k_header_seconds, so 64 such
+// connections still leave half the threads to normal requests.
+constexpr std::size_t k_worker_threads = 128;
+constexpr std::size_t k_max_event_listeners = k_worker_threads / 4;
 // An idle keep-alive connection holds a thread and delays shutdown by at most this long.
-constexpr time_t k_keep_alive_seconds = 1;
+constexpr std::chrono::seconds k_keep_alive_time{1};
 constexpr std::size_t k_keep_alive_requests = 100;
 constexpr std::size_t k_max_body_bytes = 64 * 1024;
+// The whole request head (request line and headers) must arrive within this time and size.
+constexpr std::chrono::seconds k_header_time{3};
+constexpr std::size_t k_max_head_bytes = 16 * 1024;
+constexpr std::chrono::seconds k_body_time{3};
 constexpr std::chrono::seconds k_event_heartbeat{5};
+
+enum class Close { no, yes };
 
 const char* const k_fallback_404 = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                                    "<title>Not found</title></head><body><h1>Not found</h1>"
@@ -100,7 +109,91 @@ class HttpServer : public httplib::Server
 {
 public:
   void widen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
+
+private:
+  bool process_and_close_socket(socket_t socket) override;
+  void serve_connection(Connection& connection);
 };
+
+namespace {
+
+std::string plain_response(const std::string& status_line, const std::string& text, const std::string& extra_headers,
+                           Close close)
+{
+  const std::string body = text + "\n";
+  return "HTTP/1.1 " + status_line + "\r\nContent-Type: text/plain; charset=utf-8\r\nCache-Control: no-store\r\n"
+         + "X-Content-Type-Options: nosniff\r\n" + extra_headers + "Content-Length: " + std::to_string(body.size())
+         + "\r\nConnection: " + (close == Close::yes ? "close" : "keep-alive") + "\r\n\r\n" + body;
+}
+
+// Answers a method other than GET and HEAD with 405. A body announced by Content-Length is read and
+// dropped so that the connection stays in step; a request without one has none (RFC 9112 6.3). A
+// chunked or oversized body closes the connection instead. True when the connection may go on.
+bool refuse_method(Connection& connection)
+{
+  const std::string& head = connection.head();
+  const std::string length_text = header_value(head, "Content-Length");
+  const bool countable = header_value(head, "Transfer-Encoding").empty()
+                         && length_text.find_first_not_of("0123456789") == std::string::npos && length_text.size() < 10;
+  const std::size_t length = countable && !length_text.empty() ? std::stoul(length_text) : 0;
+  const Close close = countable && length <= k_max_body_bytes && header_value(head, "Connection") != "close"
+                        ? Close::no
+                        : Close::yes;
+  const std::string response = plain_response(
+    "405 Method Not Allowed", "405 method not allowed: this preview server answers GET and HEAD only",
+    "Allow: GET, HEAD\r\n", close);
+  if (!connection.write_all(response) || close == Close::yes) {
+    return false;
+  }
+  return connection.skip_body(length, k_body_time);
+}
+
+} // namespace
+
+bool HttpServer::process_and_close_socket(socket_t socket)
+{
+  {
+    Connection connection(socket);
+    serve_connection(connection);
+  }
+  ::shutdown(socket, SHUT_RDWR);
+  ::close(socket);
+  return true;
+}
+
+// Requests are answered one after the other, pipelined ones included, until the client closes, a
+// request asks to close, the keep-alive count is spent or the server stops.
+void HttpServer::serve_connection(Connection& connection)
+{
+  for (std::size_t count = 0; count < k_keep_alive_requests && svr_sock_ != INVALID_SOCKET; ++count) {
+    switch (connection.read_head(k_keep_alive_time, k_header_time, k_max_head_bytes)) {
+    case Connection::Head::closed:
+      return;
+    case Connection::Head::too_slow:
+      connection.write_all(plain_response("408 Request Timeout", "408 the request's headers took too long", "", Close::yes));
+      return;
+    case Connection::Head::too_large:
+      connection.write_all(plain_response("431 Request Header Fields Too Large", "431 the request's headers are too large",
+                                          "", Close::yes));
+      return;
+    case Connection::Head::complete:
+      break;
+    }
+    const std::string method = request_method(connection.head());
+    if (method != "GET" && method != "HEAD") {
+      if (!refuse_method(connection)) {
+        return;
+      }
+      continue;
+    }
+    HeadStream stream(connection, without_range(connection.head()));
+    bool connection_closed = false;
+    const bool last = count + 1 == k_keep_alive_requests;
+    if (!process_request(stream, last, connection_closed, nullptr) || connection_closed) {
+      return;
+    }
+  }
+}
 
 struct PreviewServer::Impl
 {
@@ -130,39 +223,18 @@ void PreviewServer::Impl::install_routes()
   http.new_task_queue = [] { return new httplib::ThreadPool(k_worker_threads); };
   http.set_socket_options(set_socket_options);
   http.set_tcp_nodelay(true);
-  http.set_keep_alive_timeout(k_keep_alive_seconds);
-  http.set_keep_alive_max_count(k_keep_alive_requests);
-  http.set_payload_max_length(k_max_body_bytes);
-  http.set_default_headers({{"Cache-Control", "no-store"}, {"X-Content-Type-Options", "nosniff"}});
+  http.set_default_headers({{"Cache-Control", "no-store"}, {"X-Content-Type-Options", "nosniff"}, {"Accept-Ranges", "none"}});
 
-  const auto not_allowed = [](const httplib::Request&, httplib::Response& response) {
-    response.set_header("Allow", "GET, HEAD");
-    refuse(response, 405, "405 method not allowed: this preview server answers GET and HEAD only");
-  };
-  // Methods that carry a body are answered after cpp-httplib has read it, so that a keep-alive
-  // connection stays in step; the others are answered here, before any routing.
-  http.set_pre_routing_handler([this, not_allowed](const httplib::Request& request, httplib::Response& response) {
+  // HttpServer::serve_connection answers every other method before cpp-httplib sees the request.
+  http.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
     if (is_loopback_host(options.host) && !is_loopback_authority(request.get_header_value("Host"))) {
       refuse(response, 403, "403 forbidden: this preview is bound to loopback and answers only to localhost names, "
                             "not to Host '" + request.get_header_value("Host") + "' (DNS rebinding)");
       return httplib::Server::HandlerResponse::Handled;
     }
-    if (request.method == "GET" || request.method == "HEAD") {
-      handle_get(request, response);
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    if (request.method == "POST" || request.method == "PUT" || request.method == "PATCH"
-        || request.method == "DELETE") {
-      return httplib::Server::HandlerResponse::Unhandled;
-    }
-    not_allowed(request, response);
+    handle_get(request, response);
     return httplib::Server::HandlerResponse::Handled;
   });
-  const std::string any_path = "[\\s\\S]*";
-  http.Post(any_path, not_allowed);
-  http.Put(any_path, not_allowed);
-  http.Patch(any_path, not_allowed);
-  http.Delete(any_path, not_allowed);
 }
 
 void PreviewServer::Impl::handle_get(const httplib::Request& request, httplib::Response& response)

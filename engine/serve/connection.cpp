@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "serve/connection.hpp"
+
+#include <algorithm>
+#include <arpa/inet.h>
+#include <cctype>
+#include <cerrno>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+
+namespace layerbench::serve {
+
+namespace {
+
+const std::string k_end_of_head = "\r\n\r\n";
+// A client that reads no response for this long is gone.
+constexpr int k_write_timeout_ms = 5000;
+
+int milliseconds_until(std::chrono::steady_clock::time_point deadline)
+{
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  return static_cast<int>(std::max<std::chrono::milliseconds::rep>(0, left.count()));
+}
+
+bool wait_for(int socket, short events, int timeout_ms)
+{
+  pollfd entry{socket, events, 0};
+  int ready = 0;
+  do {
+    ready = ::poll(&entry, 1, timeout_ms);
+  } while (ready < 0 && errno == EINTR);
+  return ready > 0;
+}
+
+std::string lower(std::string text)
+{
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string trim(const std::string& text)
+{
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string::npos) {
+    return "";
+  }
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+void address_text(const sockaddr_storage& address, std::string& ip, int& port)
+{
+  char text[INET6_ADDRSTRLEN] = "";
+  if (address.ss_family == AF_INET) {
+    const auto& v4 = reinterpret_cast<const sockaddr_in&>(address);
+    ::inet_ntop(AF_INET, &v4.sin_addr, text, sizeof(text));
+    port = ntohs(v4.sin_port);
+  } else if (address.ss_family == AF_INET6) {
+    const auto& v6 = reinterpret_cast<const sockaddr_in6&>(address);
+    ::inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof(text));
+    port = ntohs(v6.sin6_port);
+  }
+  ip = text;
+}
+
+} // namespace
+
+Connection::Connection(int socket) : m_socket(socket) {}
+
+bool Connection::fill(std::chrono::steady_clock::time_point deadline)
+{
+  if (!wait_for(m_socket, POLLIN, milliseconds_until(deadline))) {
+    return false;
+  }
+  char chunk[4096];
+  const ssize_t got = ::recv(m_socket, chunk, sizeof(chunk), 0);
+  if (got <= 0) {
+    return false;
+  }
+  m_buffer.append(chunk, static_cast<std::size_t>(got));
+  return true;
+}
+
+Connection::Head Connection::read_head(std::chrono::milliseconds idle, std::chrono::milliseconds head_time,
+                                       std::size_t max_bytes)
+{
+  m_head.clear();
+  // Blank lines between requests are allowed (RFC 9112 2.2).
+  while (m_buffer.rfind("\r\n", 0) == 0) {
+    m_buffer.erase(0, 2);
+  }
+  if (m_buffer.empty() && !fill(std::chrono::steady_clock::now() + idle)) {
+    return Head::closed;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + head_time;
+  while (true) {
+    const auto end = m_buffer.find(k_end_of_head);
+    if (end != std::string::npos && end + k_end_of_head.size() <= max_bytes) {
+      m_head = m_buffer.substr(0, end + k_end_of_head.size());
+      m_buffer.erase(0, m_head.size());
+      return Head::complete;
+    }
+    if (m_buffer.size() >= max_bytes) {
+      return Head::too_large;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return Head::too_slow;
+    }
+    if (!fill(deadline)) {
+      return std::chrono::steady_clock::now() >= deadline ? Head::too_slow : Head::closed;
+    }
+  }
+}
+
+bool Connection::skip_body(std::size_t bytes, std::chrono::milliseconds time)
+{
+  const auto deadline = std::chrono::steady_clock::now() + time;
+  while (m_buffer.size() < bytes) {
+    if (!fill(deadline)) {
+      return false;
+    }
+  }
+  m_buffer.erase(0, bytes);
+  return true;
+}
+
+bool Connection::write_all(const std::string& bytes)
+{
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    if (!wait_for(m_socket, POLLOUT, k_write_timeout_ms)) {
+      return false;
+    }
+    const ssize_t wrote = ::send(m_socket, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    if (wrote <= 0) {
+      return false;
+    }
+    sent += static_cast<std::size_t>(wrote);
+  }
+  return true;
+}
+
+HeadStream::HeadStream(Connection& connection, std::string head) : m_connection(connection), m_head(std::move(head)) {}
+
+bool HeadStream::is_readable() const { return m_read < m_head.size(); }
+
+bool HeadStream::is_writable() const { return wait_for(m_connection.socket(), POLLOUT, k_write_timeout_ms); }
+
+ssize_t HeadStream::read(char* ptr, size_t size)
+{
+  const std::size_t count = std::min(size, m_head.size() - m_read);
+  std::copy_n(m_head.data() + m_read, count, ptr);
+  m_read += count;
+  return static_cast<ssize_t>(count);
+}
+
+ssize_t HeadStream::write(const char* ptr, size_t size)
+{
+  if (!is_writable()) {
+    return -1;
+  }
+  return ::send(m_connection.socket(), ptr, size, MSG_NOSIGNAL);
+}
+
+void HeadStream::get_remote_ip_and_port(std::string& ip, int& port) const
+{
+  sockaddr_storage address{};
+  socklen_t length = sizeof(address);
+  if (::getpeername(m_connection.socket(), reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+    address_text(address, ip, port);
+  }
+}
+
+void HeadStream::get_local_ip_and_port(std::string& ip, int& port) const
+{
+  sockaddr_storage address{};
+  socklen_t length = sizeof(address);
+  if (::getsockname(m_connection.socket(), reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+    address_text(address, ip, port);
+  }
+}
+
+socket_t HeadStream::socket() const { return m_connection.socket(); }
+
+std::string request_method(const std::string& head)
+{
+  const auto space = head.find(' ');
+  const auto line_end = head.find("\r\n");
+  if (space == std::string::npos || space > line_end) {
+    return "";
+  }
+  return head.substr(0, space);
+}
+
+std::string header_value(const std::string& head, const std::string& name)
+{
+  const std::string wanted = lower(name) + ":";
+  std::size_t line = head.find("\r\n");
+  while (line != std::string::npos && line + 2 < head.size()) {
+    const std::size_t start = line + 2;
+    const std::size_t end = head.find("\r\n", start);
+    const std::string text = head.substr(start, end - start);
+    if (lower(text.substr(0, wanted.size())) == wanted) {
+      return trim(text.substr(wanted.size()));
+    }
+    line = end;
+  }
+  return "";
+}
+
+std::string without_range(const std::string& head)
+{
+  std::string kept;
+  std::size_t start = 0;
+  while (start < head.size()) {
+    const std::size_t end = std::min(head.find("\r\n", start), head.size() - 2) + 2;
+    const std::string line = head.substr(start, end - start);
+    if (start == 0 || lower(line.substr(0, 6)) != "range:") {
+      kept += line;
+    }
+    start = end;
+  }
+  return kept;
+}
+
+} // namespace layerbench::serve

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <httplib.h>
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+
+namespace layerbench::serve {
+
+// One client connection, read by LayerBench rather than by cpp-httplib, which (0.11) restarts its read
+// timeout on every byte (a trickling client holds a thread for ever), drops the bytes of pipelined
+// requests that it has buffered, and cannot answer methods it does not know. The connection reads one
+// request head at a time, within a time and size bound, and keeps what follows it for the next request.
+class Connection
+{
+public:
+  explicit Connection(int socket);
+
+  enum class Head { complete, closed, too_slow, too_large };
+
+  // Reads up to the end of the next request's head. The first byte may take up to `idle`; the whole
+  // head must then arrive within `head_time` and `max_bytes`.
+  Head read_head(std::chrono::milliseconds idle, std::chrono::milliseconds head_time, std::size_t max_bytes);
+
+  // The head read last, from its request line to its blank line.
+  const std::string& head() const { return m_head; }
+
+  // Drops `bytes` of request body that follow the head, reading them from the socket where needed.
+  // False when they do not arrive in time.
+  bool skip_body(std::size_t bytes, std::chrono::milliseconds time);
+
+  bool write_all(const std::string& bytes);
+  int socket() const { return m_socket; }
+
+private:
+  bool fill(std::chrono::steady_clock::time_point deadline);
+
+  int m_socket;
+  std::string m_buffer; // bytes read from the socket and not yet taken as a head or body
+  std::string m_head;
+};
+
+// A cpp-httplib stream that reads exactly one request head and writes to the connection's socket, so
+// that cpp-httplib parses and answers a request that Connection has already read.
+class HeadStream : public httplib::Stream
+{
+public:
+  HeadStream(Connection& connection, std::string head);
+
+  bool is_readable() const override;
+  bool is_writable() const override;
+  ssize_t read(char* ptr, size_t size) override;
+  ssize_t write(const char* ptr, size_t size) override;
+  void get_remote_ip_and_port(std::string& ip, int& port) const override;
+  void get_local_ip_and_port(std::string& ip, int& port) const override;
+  socket_t socket() const override;
+
+private:
+  Connection& m_connection;
+  std::string m_head;
+  std::size_t m_read = 0;
+};
+
+// The method of a request head ("GET"), or "" when it has no request line.
+std::string request_method(const std::string& head);
+
+// The value of a header in a request head (names compared without case), or "" when absent.
+std::string header_value(const std::string& head, const std::string& name);
+
+// The head without its Range headers: the server sends whole files, with 200, and says so with
+// "Accept-Ranges: none".
+std::string without_range(const std::string& head);
+
+} // namespace layerbench::serve
