@@ -7,6 +7,7 @@
 #include "dataset/dataset.hpp"
 #include "util/error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -166,26 +167,31 @@ private:
   std::set<std::string> m_seen;
 };
 
-inline SchemaVersion parse_version(Reader& reader, const SchemaVersion& oldest, const SchemaVersion& current)
+// `key` holds "MAJOR.MINOR.PATCH"; a minor or major version outside [oldest, current] is "too old" or
+// "too new", named as the key names it ("schema version", "format version").
+inline SchemaVersion parse_version(Reader& reader, const SchemaVersion& oldest, const SchemaVersion& current,
+                                   const std::string& key = "schema_version")
 {
-  const auto text = reader.text("schema_version");
+  const auto text = reader.text(key);
+  std::string what = key;
+  std::replace(what.begin(), what.end(), '_', ' ');
   SchemaVersion version{};
   char extra = 0;
   if (std::sscanf(text.c_str(), "%d.%d.%d%c", &version.major, &version.minor, &version.patch, &extra) != 3
       || version.major < 0 || version.minor < 0 || version.patch < 0) {
-    reader.fail(reader.at("schema_version"), "\"" + text + "\" is not a MAJOR.MINOR.PATCH version");
+    reader.fail(reader.at(key), "\"" + text + "\" is not a MAJOR.MINOR.PATCH version");
   }
   const auto ours = to_string(current);
   if (version.major < oldest.major
       || (version.major == oldest.major && version.minor < oldest.minor)) {
-    reader.fail(reader.at("schema_version"),
-                "schema version " + text + " is too old; this layerbench reads "
+    reader.fail(reader.at(key),
+                what + " " + text + " is too old; this layerbench reads "
                     + to_string(oldest) + " to " + ours);
   }
   if (version.major > current.major
       || (version.major == current.major && version.minor > current.minor)) {
-    reader.fail(reader.at("schema_version"),
-                "schema version " + text + " is too new; this layerbench reads "
+    reader.fail(reader.at(key),
+                what + " " + text + " is too new; this layerbench reads "
                     + to_string(oldest) + " to " + ours + " (upgrade layerbench)");
   }
   return version;

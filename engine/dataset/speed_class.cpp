@@ -10,6 +10,8 @@ namespace {
 
 constexpr int k_reference_batch = 32;
 
+} // namespace
+
 int reference_batch(const Dataset& dataset)
 {
   if (!dataset.methodology || dataset.methodology->batch_sizes.empty()) {
@@ -21,8 +23,6 @@ int reference_batch(const Dataset& dataset)
   }
   return *std::max_element(sizes.begin(), sizes.end());
 }
-
-} // namespace
 
 std::string speed_class_rule()
 {

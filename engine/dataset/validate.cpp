@@ -4,6 +4,7 @@
 #include "dataset/catalog.hpp"
 #include "dataset/io.hpp"
 #include "dataset/shard.hpp"
+#include "dataset/validation.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/sha256.hpp"
@@ -408,6 +409,12 @@ bool looks_like_catalog(const std::string& text)
   return json.is_object() && json.contains("datasets") && !json.contains("results");
 }
 
+bool looks_like_parity(const std::string& text)
+{
+  const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return json.is_object() && json.contains("format") && json["format"] == "layerbench-parity";
+}
+
 } // namespace
 
 std::vector<std::string> validate_file(const std::filesystem::path& path)
@@ -421,6 +428,10 @@ std::vector<std::string> validate_file(const std::filesystem::path& path)
     }
     if (looks_like_catalog(*text)) {
       validate_catalog(path, *text, out);
+      return out;
+    }
+    if (looks_like_parity(*text)) {
+      parse_parity(*text, file); // throws on the first problem
       return out;
     }
     const auto dataset = parse(*text, file);
