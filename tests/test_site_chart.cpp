@@ -6,6 +6,7 @@
 using layerbench::site::BarChart;
 using layerbench::site::LineChart;
 using layerbench::site::render_svg;
+using layerbench::site::Stroke;
 
 namespace {
 
@@ -36,6 +37,13 @@ TEST_CASE("site::render_svg")
     CHECK(svg.find(">128</text>") != std::string::npos);
     CHECK(svg.find(">ms per batch</text>") != std::string::npos);
     CHECK(svg.find(">run-v1</text>") != std::string::npos);
+  }
+  SUBCASE("a reference series is drawn dashed, line and legend")
+  {
+    LineChart chart{"c", "t", "d", "x", "y", {{"run-v1", {{1, 0.02}, {8, 0.05}}}, {"ref-v1 (reference)", {{1, 0.03}, {8, 0.06}}, Stroke::dashed}}};
+    const std::string svg = render_svg(chart);
+    CHECK(count(svg, "stroke-dasharray") == 2);
+    CHECK(svg.find(">ref-v1 (reference)</text>") != std::string::npos);
   }
   SUBCASE("a bar chart has one bar per value, longer for larger values")
   {

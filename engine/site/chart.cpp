@@ -133,13 +133,14 @@ std::string render_svg(const LineChart& chart)
     for (const auto& point : series.points) {
       points += (points.empty() ? "" : " ") + px(x_of(point.x)) + "," + px(y_of(point.y));
     }
-    svg += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\" points=\"" + points + "\"/>\n";
+    const std::string dash = series.stroke == Stroke::dashed ? " stroke-dasharray=\"6 4\"" : "";
+    svg += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"" + dash + " points=\"" + points + "\"/>\n";
     for (const auto& point : series.points) {
       svg += "<circle cx=\"" + px(x_of(point.x)) + "\" cy=\"" + px(y_of(point.y)) + "\" r=\"3.5\" fill=\"" + color + "\"/>\n";
     }
     const double y = legend_top + 20.0 * static_cast<double>(i);
     svg += "<line x1=\"" + px(frame.left) + "\" y1=\"" + px(y - 4) + "\" x2=\"" + px(frame.left + 24) + "\" y2=\"" + px(y - 4)
-           + "\" stroke=\"" + color + "\" stroke-width=\"3\"/>\n";
+           + "\" stroke=\"" + color + "\" stroke-width=\"3\"" + dash + "/>\n";
     svg += text_at(frame.left + 32, y, "start", series.name);
   }
   return svg + "</svg>";

@@ -16,10 +16,14 @@ struct ChartPoint
   double y = 0;
 };
 
+// A transcribed reference is drawn dashed, so it never passes for a measurement.
+enum class Stroke { solid, dashed };
+
 struct ChartSeries
 {
   std::string name;
   std::vector<ChartPoint> points; // x ascending; y > 0
+  Stroke stroke = Stroke::solid;
 };
 
 struct LineChart

@@ -219,6 +219,7 @@ SiteData load_site_data(const RenderOptions& options)
   }
   site.featured = choose_featured(site.datasets, featured);
   site.inconsistencies = load_inconsistencies(options.data_dir);
+  site.validations = dataset::load_parity_folder(options.data_dir);
   return site;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "dataset/dataset.hpp"
+#include "dataset/validation.hpp"
 #include "site/render.hpp"
 
 #include <filesystem>
@@ -44,6 +45,7 @@ struct SiteData
   std::vector<SiteDataset> datasets; // catalog order, then the extra datasets
   size_t featured = 0;               // index into datasets
   std::vector<InconsistencyFile> inconsistencies;
+  std::vector<dataset::Parity> validations; // data/validation/*.json
 };
 
 // Reads data/catalog.json (or every data/datasets/*.json when there is no catalog) through

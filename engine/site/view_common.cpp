@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/view_common.hpp"
 
+#include "dataset/speed_class.hpp"
 #include "site/view_model.hpp"
 #include "util/format.hpp"
 
@@ -57,7 +58,17 @@ std::string trimmed_significant(double value, int digits)
 
 // Three significant digits at most, and no trailing zeros: the reference prints "0.024", and a
 // "0.0240" would claim a digit that the page never gave.
-std::string ms_text(std::optional<double> ms) { return ms ? trimmed_significant(*ms, 3) : k_missing; }
+// From a thousand up, whole milliseconds with separators: "3,246", as people read them.
+std::string ms_text(std::optional<double> ms)
+{
+  if (!ms) {
+    return k_missing;
+  }
+  if (*ms >= 1000) {
+    return util::format_thousands(static_cast<int64_t>(std::llround(*ms)));
+  }
+  return trimmed_significant(*ms, 3);
+}
 
 std::string cell_median_text(const dataset::Cell* cell)
 {
@@ -86,6 +97,96 @@ std::string cell_quartile_text(const dataset::Cell* cell)
     text += ", " + util::format_thousands(*cell->stats->samples) + " samples";
   }
   return text;
+}
+
+namespace {
+
+std::string percent_text(double fraction) { return trimmed_significant(fraction * 100.0, 3) + "%"; }
+
+std::string target_text(const Dataset& data)
+{
+  return data.methodology ? "the " + percent_text(data.methodology->noise_target) + " noise target" : "the noise target";
+}
+
+bool missed_target(const dataset::Cell* cell)
+{
+  return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->noise_target_met
+         && !*cell->stats->noise_target_met;
+}
+
+// The first call (allocation, lazy initialisation, algorithm choice) and, on a GPU, the host's clock
+// around the same blocks: recorded beside the median, shown with it.
+std::string clock_text(const dataset::Cell* cell)
+{
+  if (!cell || cell->status != dataset::CellStatus::ok) {
+    return "";
+  }
+  std::string text;
+  if (cell->first_call_ms) {
+    text += "; first call " + ms_text(*cell->first_call_ms) + " ms";
+  }
+  if (cell->host_wall_median_ms) {
+    text += "; host clock " + ms_text(*cell->host_wall_median_ms) + " ms per batch against the device's "
+            + ms_text(cell->stats ? std::optional<double>(cell->stats->median_ms) : std::nullopt) + " ms";
+  }
+  return text;
+}
+
+} // namespace
+
+std::string noise_miss_reason(const Dataset& data, const dataset::Cell* cell)
+{
+  if (!missed_target(cell)) {
+    return "";
+  }
+  const dataset::Stats& stats = *cell->stats;
+  const std::string spread = stats.noise ? "spread " + percent_text(*stats.noise) + " of the median" : "";
+  const int samples = stats.samples.value_or(0);
+  if (data.methodology && stats.samples && samples < data.methodology->min_samples) {
+    return "missed " + target_text(data) + ": too few samples, " + util::format_thousands(samples) + " of the "
+           + util::format_thousands(data.methodology->min_samples) + " asked for before the cell's time budget ran out"
+           + (spread.empty() ? "" : "; " + spread);
+  }
+  const std::string after = stats.samples ? " after " + util::format_thousands(samples) + (samples == 1 ? " sample" : " samples") : "";
+  return "missed " + target_text(data) + ": noise above the target, " + (spread.empty() ? "spread unknown" : spread) + after
+         + " (the sample cap or the time budget came first)";
+}
+
+Data time_cell(const Dataset& data, const dataset::Cell* cell)
+{
+  Data view = object();
+  view.set("text", cell_median_text(cell));
+  const std::string reason = noise_miss_reason(data, cell);
+  view.set("detail", cell_quartile_text(cell) + clock_text(cell) + (reason.empty() ? "" : "; " + reason));
+  view.set("sort", cell && cell->stats ? util::format_significant(cell->stats->median_ms, 6) : std::string(""));
+  if (reason.empty()) {
+    view.set("missed", Data(false));
+    return view;
+  }
+  Data missed = object();
+  missed.set("reason", reason);
+  view.set("missed", missed);
+  return view;
+}
+
+Data noise_miss_note(const Dataset& data, const std::string& layer)
+{
+  int judged = 0;
+  int missed = 0;
+  for (const auto& cell : data.results) {
+    const bool counted = layer.empty() || cell.layer == layer;
+    if (counted && cell.status == dataset::CellStatus::ok && cell.stats && cell.stats->noise_target_met) {
+      ++judged;
+      missed += missed_target(&cell) ? 1 : 0;
+    }
+  }
+  if (missed == 0) {
+    return Data(false);
+  }
+  Data note = object();
+  note.set("text", util::format_thousands(missed) + " of " + util::format_thousands(judged) + " cells missed "
+                     + target_text(data) + " (marked *; hover the mark for the reason)");
+  return note;
 }
 
 std::string ratio_text(double ratio)
@@ -152,6 +253,31 @@ std::string device_text(const Dataset& data)
     return as_stated(data.provenance.source->device);
   }
   return k_missing;
+}
+
+std::string public_command(const std::string& command_line)
+{
+  std::string result;
+  size_t start = 0;
+  while (start <= command_line.size()) {
+    const size_t end = std::min(command_line.find(' ', start), command_line.size());
+    std::string word = command_line.substr(start, end - start);
+    if (!word.empty() && (word.front() == '/' || word.rfind("../", 0) == 0 || word.find("/../") != std::string::npos)) {
+      word = word.substr(word.find_last_of('/') + 1);
+    }
+    result += (start == 0 ? "" : " ") + word;
+    start = end + 1;
+  }
+  return result;
+}
+
+std::string public_commit(const std::string& commit)
+{
+  const std::string dirty = "-dirty";
+  if (commit.size() > dirty.size() && commit.compare(commit.size() - dirty.size(), dirty.size(), dirty) == 0) {
+    return commit.substr(0, commit.size() - dirty.size()) + " (plus uncommitted changes)";
+  }
+  return commit;
 }
 
 std::string dataset_label(const SiteDataset& entry)
@@ -265,12 +391,36 @@ Data reference_issue_blocks(const SiteData& site, const std::string& layer)
   return blocks;
 }
 
+namespace {
+
+size_t timed_layers(const Dataset& data, int batch)
+{
+  return static_cast<size_t>(std::count_if(data.layers.begin(), data.layers.end(), [&](const dataset::Layer& layer) {
+    return median_ms(data, layer.name, batch).has_value();
+  }));
+}
+
+} // namespace
+
+std::string speed_class_text(const Dataset& data, const dataset::Layer& layer)
+{
+  // A class compares a layer with the others: with one layer timed there is nothing to compare.
+  if (layer.speed_class.empty() || timed_layers(data, dataset::reference_batch(data)) < 2) {
+    return k_missing;
+  }
+  if (data.kind == dataset::Kind::published_reference) {
+    return layer.speed_class + " (the source page's label, not LayerBench's rule)";
+  }
+  return layer.speed_class;
+}
+
 Data featured_facts(const Dataset& data)
 {
+  const int focus = dataset::reference_batch(data);
   std::optional<std::pair<std::string, double>> fastest;
   std::optional<std::pair<std::string, double>> slowest;
   for (const auto& layer : data.layers) {
-    const auto ms = median_ms(data, layer.name, 32);
+    const auto ms = median_ms(data, layer.name, focus);
     if (!ms) {
       continue;
     }
@@ -286,7 +436,7 @@ Data featured_facts(const Dataset& data)
   facts.set("cell_count", util::format_thousands(static_cast<int64_t>(data.results.size())));
   facts.set("device", device_text(data));
   facts.set("title", data.title);
-  if (!fastest || !slowest) {
+  if (!fastest || !slowest || fastest->first == slowest->first) {
     facts.set("extremes", Data(false));
     return facts;
   }
@@ -296,7 +446,7 @@ Data featured_facts(const Dataset& data)
   extremes.set("slowest", slowest->first);
   extremes.set("slowest_ms", ms_text(slowest->second));
   extremes.set("ratio", ratio_text(slowest->second / fastest->second));
-  extremes.set("batch", "32");
+  extremes.set("batch", std::to_string(focus));
   facts.set("extremes", extremes);
   return facts;
 }

@@ -27,6 +27,15 @@ std::string cell_median_text(const dataset::Cell* cell);
 // "p25 0.0241 ms · p75 0.0250 ms · 31 samples", or why there is none.
 std::string cell_quartile_text(const dataset::Cell* cell);
 std::string ms_text(std::optional<double> ms);
+// Why a cell missed its dataset's noise target: too few samples, or noise above the target.
+// "" when it met the target, is skipped, or the dataset records no verdict (older and transcribed data).
+std::string noise_miss_reason(const dataset::Dataset& data, const dataset::Cell* cell);
+// One time of a table: {text, detail, sort, missed}; missed is {reason} for a cell that missed its
+// noise target (the page marks it), else false.
+Data time_cell(const dataset::Dataset& data, const dataset::Cell* cell);
+// {text: "7 of 56 cells missed the 5% noise target", ...} for the line under a table, counting the cells
+// of `layer` only unless it is empty; false when every judged cell met it or none was judged.
+Data noise_miss_note(const dataset::Dataset& data, const std::string& layer);
 // format_significant without trailing zeros: 0.5 -> "0.5", 2.00 -> "2".
 std::string trimmed_significant(double value, int digits);
 std::string ratio_text(double ratio); // "1,243×" / "12.3×" / "0.812×"
@@ -39,6 +48,11 @@ std::vector<std::string> layer_order(const SiteData& site);
 // "H100 (2026-11-22) · v1": one line that tells datasets apart.
 std::string dataset_label(const SiteDataset& entry);
 std::string device_text(const dataset::Dataset& data);
+// What of a recorded command line a page may show: absolute paths and paths that leave the repository
+// ("/tmp/x.json", "../shared/seed.txt") shrink to their file name.
+std::string public_command(const std::string& command_line);
+// A commit as a page may show it: "abc-dirty" becomes "abc (plus uncommitted changes)".
+std::string public_commit(const std::string& commit);
 // id, version, title, kind, device, torch, created, counts, sha256, downloads, licence, citation.
 Data dataset_summary(const SiteDataset& entry, const std::string& root);
 
@@ -47,6 +61,10 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root);
 Data known_issues(const SiteData& site, const std::string& dataset_id, const std::string& layer);
 // known_issues of every published reference (that has `layer`, unless empty), each with its "dataset" label.
 Data reference_issue_blocks(const SiteData& site, const std::string& layer);
+
+// The layer's speed class, or "—" when it has none or fewer than two layers were timed at the
+// dataset's reference batch (a lone layer would be "Fastest" against nothing).
+std::string speed_class_text(const dataset::Dataset& data, const dataset::Layer& layer);
 
 // Headline facts of one dataset (fastest and slowest layer at the focus batch, their ratio).
 Data featured_facts(const dataset::Dataset& data);

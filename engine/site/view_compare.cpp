@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Compare pages: two datasets side by side, cell by cell, with the ratio of their medians.
 
+#include "dataset/diff.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "util/format.hpp"
@@ -19,11 +20,21 @@ struct RatioSummary
 {
   int compared = 0;
   double log_sum = 0;
-  int other_faster = 0;
 };
 
+// diff's verdict for one cell: the page counts a change only where diff does, beyond both runs' noise.
+std::string change_text(const dataset::DiffResult& result, const std::string& layer, int batch)
+{
+  for (const auto& cell : result.cells) {
+    if (cell.layer == layer && cell.batch_size == batch) {
+      return cell.change == dataset::Change::missing ? std::string("") : dataset::to_string(cell.change);
+    }
+  }
+  return "";
+}
+
 Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::string>& layers,
-                  const std::vector<int>& batches, RatioSummary& summary)
+                  const std::vector<int>& batches, const dataset::DiffResult& changes, RatioSummary& summary)
 {
   Data rows = list();
   for (const auto& layer : layers) {
@@ -36,14 +47,14 @@ Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::str
       const auto y = median_ms(b, layer, batch);
       Data cell = object();
       cell.set("batch", std::to_string(batch));
-      cell.set("base", ms_text(x));
-      cell.set("other", ms_text(y));
+      cell.set("base", time_cell(a, dataset::find_cell(a, layer, batch)));
+      cell.set("other", time_cell(b, dataset::find_cell(b, layer, batch)));
+      cell.set("change", change_text(changes, layer, batch));
       std::string ratio = k_missing;
       if (x && y && *x > 0 && *y > 0) {
         ratio = ratio_text(*y / *x);
         summary.compared += 1;
         summary.log_sum += std::log(*y / *x);
-        summary.other_faster += *y < *x ? 1 : 0;
       }
       cell.set("ratio", ratio);
       cells.push_back(cell);
@@ -106,12 +117,17 @@ PageSpec compare_page(const SiteData& site, size_t base, size_t other, Data view
     headers.push_back(Data(std::to_string(batch)));
   }
   view.set("batch_sizes", headers);
-  view.set("rows", compare_rows(a.data, b.data, layer_order(site), batches, summary));
+  const dataset::DiffResult changes = dataset::diff(a.data, b.data);
+  view.set("rows", compare_rows(a.data, b.data, layer_order(site), batches, changes, summary));
   Data totals = object();
   totals.set("compared", util::format_thousands(summary.compared));
-  totals.set("other_faster", util::format_thousands(summary.other_faster));
+  totals.set("other_faster", util::format_thousands(changes.summary.faster));
+  totals.set("other_slower", util::format_thousands(changes.summary.slower));
+  totals.set("unchanged", util::format_thousands(changes.summary.unchanged));
   totals.set("geomean", summary.compared > 0 ? ratio_text(std::exp(summary.log_sum / summary.compared)) : std::string(k_missing));
   view.set("totals", totals);
+  view.set("base_misses", noise_miss_note(a.data, ""));
+  view.set("other_misses", noise_miss_note(b.data, ""));
   const bool has_reference = is_reference(a) || is_reference(b);
   view.set("known_issues", has_reference ? known_issues(site, (is_reference(a) ? a : b).data.id, "") : Data(false));
   return {"compare", path, std::move(view), ""};

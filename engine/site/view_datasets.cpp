@@ -34,7 +34,19 @@ Data environment_rows(const dataset::Environment& env)
   rows.push_back(labelled("TF32 for matmul", yes_no(env.matmul_allow_tf32)));
   rows.push_back(labelled("TF32 for cuDNN", yes_no(env.cudnn_allow_tf32)));
   rows.push_back(labelled("cuDNN benchmark mode", yes_no(env.cudnn_benchmark)));
+  if (env.glibc_tunables) {
+    rows.push_back(labelled("GLIBC_TUNABLES at start", env.glibc_tunables->empty() ? "not set" : *env.glibc_tunables));
+  }
   return rows;
+}
+
+// The dataset stores a key; people read the formula.
+std::string noise_metric_text(const std::string& key)
+{
+  if (key == "iqr_over_median") {
+    return "interquartile range over median, (p75 − p25) / median of the samples";
+  }
+  return key;
 }
 
 Data methodology_rows(const dataset::Methodology& m)
@@ -45,13 +57,24 @@ Data methodology_rows(const dataset::Methodology& m)
   rows.push_back(labelled("Mode", m.inference_mode ? "inference mode (no autograd)" : "autograd enabled"));
   rows.push_back(labelled("Warm-up", "at least " + seconds_text(m.warmup_seconds) + " and " + util::format_thousands(m.warmup_min_iterations) + " iterations"));
   rows.push_back(labelled("Sample length", "iterations per sample grow until one sample takes " + seconds_text(m.block_target_seconds)));
-  rows.push_back(labelled("Noise metric", m.noise_metric));
+  rows.push_back(labelled("Noise metric", noise_metric_text(m.noise_metric)));
   rows.push_back(labelled("Noise target", trimmed_significant(m.noise_target * 100.0, 3) + "%"));
   rows.push_back(labelled("Samples per cell", util::format_thousands(m.min_samples) + " to " + util::format_thousands(m.max_samples)));
   rows.push_back(labelled("Time budget per cell", seconds_text(m.cell_budget_seconds)));
   rows.push_back(labelled("FLOP convention", m.flop_convention));
   rows.push_back(labelled("Memory", m.memory_method));
   rows.push_back(labelled("Speed class rule", m.speed_class_rule));
+  // 1.2.0 fields: older datasets do not have them and render as before.
+  if (!m.precision.empty()) {
+    rows.push_back(labelled("Precision per backend", m.precision));
+  }
+  if (!m.cpu_memory_policy.empty()) {
+    const std::string text = m.cpu_memory_policy_text.empty() ? "" : ": " + m.cpu_memory_policy_text;
+    rows.push_back(labelled("CPU memory policy", m.cpu_memory_policy + text));
+  }
+  if (!m.dispatch.empty()) {
+    rows.push_back(labelled("Dispatch (which operators run)", m.dispatch));
+  }
   return rows;
 }
 
@@ -83,8 +106,8 @@ Data provenance_rows(const Dataset& data)
 {
   Data rows = list();
   rows.push_back(labelled("Tool", data.provenance.tool + " " + data.provenance.tool_version));
-  rows.push_back(labelled("Tool commit", data.provenance.git_commit));
-  rows.push_back(labelled("Command line", data.provenance.command_line));
+  rows.push_back(labelled("Tool commit", public_commit(data.provenance.git_commit)));
+  rows.push_back(labelled("Command line", public_command(data.provenance.command_line)));
   rows.push_back(labelled("Replaces", data.replaces.empty() ? "nothing (first version)" : data.replaces));
   if (data.provenance.source) {
     const auto& source = *data.provenance.source;
@@ -132,6 +155,60 @@ Data dataset_block(const SiteDataset& entry)
   return view;
 }
 
+std::string band_text(double low, double high) { return trimmed_significant(low, 3) + " to " + trimmed_significant(high, 3); }
+
+Data parity_cells(const dataset::Parity& parity)
+{
+  Data rows = list();
+  for (const auto& cell : parity.cells) {
+    Data row = object();
+    row.set("layer", cell.layer);
+    row.set("batch", std::to_string(cell.batch_size));
+    row.set("layerbench_ms", ms_text(cell.layerbench_median_ms));
+    row.set("python_ms", ms_text(cell.python_median_ms));
+    row.set("ratio", trimmed_significant(cell.ratio, 3));
+    std::string rounds;
+    for (double ratio : cell.round_ratios) {
+      rounds += (rounds.empty() ? "" : ", ") + trimmed_significant(ratio, 3);
+    }
+    row.set("rounds", rounds.empty() ? std::string(k_missing) : rounds);
+    Data outside = Data(false);
+    if (!cell.within_target) {
+      outside = object();
+      outside.set("note", cell.note.empty() ? std::string("outside the cell band; no explanation recorded") : cell.note);
+    }
+    row.set("outside", outside);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// One data/validation file: LayerBench's medians against Python's torch.utils.benchmark, cell by cell.
+Data parity_view(const dataset::Parity& parity)
+{
+  const auto& t = parity.targets;
+  const auto& s = parity.summary;
+  Data view = object();
+  view.set("id", parity.id);
+  view.set("title", parity.title);
+  view.set("created", parity.created);
+  view.set("device", parity.device_name + " (" + parity.device_type + "), " + util::format_thousands(parity.threads)
+                       + (parity.threads == 1 ? " thread" : " threads") + ", torch " + parity.torch_version
+                       + ", CPU memory policy " + parity.cpu_memory_policy);
+  view.set("rounds", util::format_thousands(parity.rounds));
+  view.set("method", parity.method);
+  view.set("command", parity.command);
+  view.set("targets", "median ratio within " + band_text(t.median_ratio_low, t.median_ratio_high) + "; every cell of at least "
+                        + ms_text(t.cell_min_ms) + " ms within " + band_text(t.cell_ratio_low, t.cell_ratio_high));
+  const bool median_met = s.median_ratio >= t.median_ratio_low && s.median_ratio <= t.median_ratio_high;
+  view.set("summary", "median ratio " + trimmed_significant(s.median_ratio, 4) + (median_met ? " (within its band)" : " (outside its band)")
+                        + "; " + util::format_thousands(s.cells_within) + " of the " + util::format_thousands(s.cells_at_least_min_ms)
+                        + " cells of at least " + ms_text(t.cell_min_ms) + " ms within the cell band; "
+                        + util::format_thousands(s.cells) + " cells in all");
+  view.set("cells", parity_cells(parity));
+  return view;
+}
+
 } // namespace
 
 PageSpec methodology_page(const SiteData& site, Data base)
@@ -144,6 +221,11 @@ PageSpec methodology_page(const SiteData& site, Data base)
     }
   }
   base.set("blocks", blocks);
+  Data validations = list();
+  for (const auto& parity : site.validations) {
+    validations.push_back(parity_view(parity));
+  }
+  base.set("validations", validations);
   return {"methodology", "methodology.html", std::move(base), "methodology"};
 }
 

@@ -2,6 +2,7 @@
 // The FAQ: the seed page's questions, every figure in the answers computed from the featured dataset.
 // An answer whose figures the dataset cannot give is left out rather than filled in.
 
+#include "dataset/speed_class.hpp"
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
@@ -152,32 +153,59 @@ Data scaling_answer(const Dataset& data)
   return answer;
 }
 
+// The highest achieved rate over every cell, not one batch size: small layers peak at a small batch.
 Data flops_answer(const Dataset& data)
 {
-  const auto batches = batch_sizes(data);
-  if (batches.empty()) {
-    return Data(false);
-  }
-  const int batch = batches.back();
-  std::optional<std::pair<std::string, double>> best;
+  struct Best
+  {
+    std::string layer;
+    int batch = 0;
+    double rate = 0;
+  };
+  std::optional<Best> best;
   for (const auto& layer : data.layers) {
-    const auto ms = median_ms(data, layer.name, batch);
-    if (!ms || !layer.flops_per_sample || *layer.flops_per_sample <= 0 || *ms <= 0) {
-      continue;
-    }
-    const double rate = *layer.flops_per_sample * batch / (*ms / 1000.0);
-    if (!best || rate > best->second) {
-      best = {{layer.name, rate}};
+    for (int batch : batch_sizes(data)) {
+      const auto ms = median_ms(data, layer.name, batch);
+      if (!ms || !layer.flops_per_sample || *layer.flops_per_sample <= 0) {
+        continue;
+      }
+      const double rate = *layer.flops_per_sample * batch / (*ms / 1000.0);
+      if (!best || rate > best->rate) {
+        best = Best{layer.name, batch, rate};
+      }
     }
   }
   if (!best) {
     return Data(false);
   }
   Data answer = object();
-  answer.set("batch", std::to_string(batch));
-  answer.set("layer", best->first);
-  answer.set("rate", util::format_rate(best->second, "FLOP/s"));
+  answer.set("batch", std::to_string(best->batch));
+  answer.set("layer", best->layer);
+  answer.set("rate", util::format_rate(best->rate, "FLOP/s"));
   return answer;
+}
+
+// The samples the cells actually took (the configured range says little when the budget cut cells short).
+Data sample_counts(const Dataset& data)
+{
+  std::vector<int> counts;
+  for (const auto& cell : data.results) {
+    if (cell.status == dataset::CellStatus::ok && cell.stats && cell.stats->samples) {
+      counts.push_back(*cell.stats->samples);
+    }
+  }
+  if (counts.empty()) {
+    return Data(false);
+  }
+  std::sort(counts.begin(), counts.end());
+  const size_t n = counts.size();
+  const double median = n % 2 == 1 ? counts[n / 2] : (counts[n / 2 - 1] + counts[n / 2]) / 2.0;
+  Data view = object();
+  view.set("min", util::format_thousands(counts.front()));
+  view.set("median", trimmed_significant(median, 6));
+  view.set("max", util::format_thousands(counts.back()));
+  view.set("cells", util::format_thousands(static_cast<int64_t>(n)));
+  return view;
 }
 
 Data methodology_answer(const Dataset& data)
@@ -191,8 +219,7 @@ Data methodology_answer(const Dataset& data)
   answer.set("warmup_seconds", trimmed_significant(m.warmup_seconds, 3));
   answer.set("warmup_iterations", util::format_thousands(m.warmup_min_iterations));
   answer.set("noise_target", trimmed_significant(m.noise_target * 100.0, 3) + "%");
-  answer.set("min_samples", util::format_thousands(m.min_samples));
-  answer.set("max_samples", util::format_thousands(m.max_samples));
+  answer.set("samples", sample_counts(data));
   return answer;
 }
 
@@ -204,7 +231,7 @@ PageSpec faq_page(const SiteData& site, Data base)
   const auto batches = batch_sizes(data);
   const int largest = batches.empty() ? 0 : batches.back();
   Data view = std::move(base);
-  view.set("fastest", fastest_answer(data, 32));
+  view.set("fastest", fastest_answer(data, dataset::reference_batch(data)));
   view.set("transformer", transformer_answer(site, largest));
   view.set("scaling", scaling_answer(data));
   view.set("flops", flops_answer(data));

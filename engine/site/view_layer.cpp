@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The page of one layer: its definition, formulas, checks, charts and every dataset's figures.
 
+#include "dataset/speed_class.hpp"
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "util/format.hpp"
+
+#include <cmath>
 
 namespace layerbench::site {
 
@@ -61,7 +64,8 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
   chart.y_label = throughput ? "samples per second (log scale)" : "milliseconds per batch (log scale)";
   for (const auto& entry : site.datasets) {
     // The legend has little room: the slug names the dataset, the table below gives its title.
-    ChartSeries series{entry.slug, {}};
+    const bool reference = entry.data.kind == dataset::Kind::published_reference;
+    ChartSeries series{reference ? entry.slug + " (reference)" : entry.slug, {}, reference ? Stroke::dashed : Stroke::solid};
     for (int batch : batch_sizes(entry.data)) {
       const auto ms = median_ms(entry.data, name, batch);
       if (ms && *ms > 0) {
@@ -88,20 +92,75 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
     row.set("href", "../datasets.html#" + entry.slug);
     Data times = list();
     for (int batch : batches) {
-      const dataset::Cell* cell = dataset::find_cell(entry.data, name, batch);
-      Data time = object();
-      time.set("text", cell_median_text(cell));
-      time.set("detail", cell_quartile_text(cell));
-      times.push_back(time);
+      times.push_back(time_cell(entry.data, dataset::find_cell(entry.data, name, batch)));
     }
     row.set("times", times);
-    const dataset::Cell* focus = dataset::find_cell(entry.data, name, 32);
+    Data misses = noise_miss_note(entry.data, name);
+    if (!misses.is_false()) {
+      misses.set("dataset", dataset_label(entry));
+    }
+    row.set("noise_misses", misses);
+    const dataset::Cell* focus = dataset::find_cell(entry.data, name, dataset::reference_batch(entry.data));
     row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) : k_missing);
     row.set("throughput", focus && focus->throughput_samples_per_s ? util::format_rate(*focus->throughput_samples_per_s, "samples/s") : k_missing);
-    row.set("speed", layer->speed_class.empty() ? k_missing : layer->speed_class);
+    row.set("speed", speed_class_text(entry.data, *layer));
     rows.push_back(row);
   }
   return rows;
+}
+
+std::string percent_share(double fraction) { return trimmed_significant(fraction * 100.0, 3) + "%"; }
+
+std::string calls_text(int64_t calls) { return util::format_thousands(calls) + (calls == 1 ? " call" : " calls"); }
+
+// Fewer than this many minor page faults per iteration count as none: a few stray faults of the
+// whole process (a logger, the profiler's own buffers) say nothing about the layer.
+constexpr double k_page_faults_shown = 0.5;
+
+Data operator_items(const dataset::Cell& cell)
+{
+  Data items = list();
+  for (const auto& op : cell.operators) {
+    std::string share = percent_share(op.self_cpu_fraction) + " of host time";
+    if (op.self_device_fraction) {
+      share += ", " + percent_share(*op.self_device_fraction) + " of device time";
+    }
+    items.push_back(labelled(op.name, calls_text(op.calls) + ", " + share));
+  }
+  for (const auto& kernel : cell.kernels) {
+    items.push_back(labelled("kernel " + kernel.name, calls_text(kernel.calls) + ", " + percent_share(kernel.device_fraction) + " of device time"));
+  }
+  return items;
+}
+
+// The operators that ran in each cell of one dataset, and the page faults where they are not ~0;
+// false when the dataset profiled nothing (files older than 1.2.0).
+Data operators_block(const SiteDataset& entry, const std::string& name)
+{
+  Data cells = list();
+  bool faults = false;
+  for (const auto& cell : entry.data.results) {
+    if (cell.layer != name || cell.operators.empty()) {
+      continue;
+    }
+    const double per_iteration = cell.page_faults_per_iteration.value_or(0);
+    faults = faults || per_iteration >= k_page_faults_shown;
+    Data view = object();
+    view.set("batch", std::to_string(cell.batch_size));
+    view.set("operators", operator_items(cell));
+    view.set("page_faults", per_iteration >= k_page_faults_shown ? util::format_thousands(static_cast<int64_t>(std::llround(per_iteration))) : std::string("~0"));
+    cells.push_back(view);
+  }
+  if (cells.is_empty_list()) {
+    return Data(false);
+  }
+  Data block = object();
+  block.set("dataset", dataset_label(entry));
+  block.set("cells", cells);
+  block.set("has_page_faults", Data(faults));
+  const dataset::Layer* layer = dataset::find_layer(entry.data, name);
+  block.set("dispatch", layer && !layer->dispatch.empty() ? Data(layer->dispatch) : Data(false));
+  return block;
 }
 
 } // namespace
@@ -139,6 +198,14 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   view.set("batch_sizes", headers);
   view.set("rows", dataset_rows(site, name, batches));
   view.set("references", reference_issue_blocks(site, name));
+  Data operators = list();
+  for (const auto& entry : site.datasets) {
+    Data block = operators_block(entry, name);
+    if (!block.is_false()) {
+      operators.push_back(block);
+    }
+  }
+  view.set("operator_blocks", operators);
   return {"layer", layer_path(name), std::move(view), ""};
 }
 

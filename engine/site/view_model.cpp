@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/view_model.hpp"
 
+#include "dataset/speed_class.hpp"
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
@@ -18,9 +19,6 @@ namespace {
 
 using dataset::Dataset;
 
-// The batch size of the seed page's memory column and of the bar chart.
-constexpr int k_focus_batch = 32;
-
 struct NavItem
 {
   const char* path;
@@ -37,7 +35,7 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
   Data view = object();
   view.set("root", root);
   view.set("page_title", title);
-  view.set("focus_batch", std::to_string(k_focus_batch));
+  view.set("focus_batch", std::to_string(dataset::reference_batch(site.datasets[site.featured].data)));
   Data nav = list();
   for (const auto& item : k_nav) {
     Data entry = object();
@@ -56,16 +54,6 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
   return view;
 }
 
-Data time_cell(const Dataset& data, const std::string& layer, int batch)
-{
-  Data cell = object();
-  const dataset::Cell* found = dataset::find_cell(data, layer, batch);
-  cell.set("text", cell_median_text(found));
-  cell.set("detail", cell_quartile_text(found));
-  cell.set("sort", found && found->stats ? util::format_significant(found->stats->median_ms, 6) : std::string(""));
-  return cell;
-}
-
 Data home_rows(const SiteData& site, const std::vector<int>& batches)
 {
   const Dataset& data = site.datasets[site.featured].data;
@@ -82,12 +70,12 @@ Data home_rows(const SiteData& site, const std::vector<int>& batches)
     row.set("flops_sort", layer.flops_per_sample ? util::format_significant(*layer.flops_per_sample, 6) : std::string(""));
     Data times = list();
     for (int batch : batches) {
-      times.push_back(time_cell(data, layer.name, batch));
+      times.push_back(time_cell(data, dataset::find_cell(data, layer.name, batch)));
     }
     row.set("times", times);
-    const dataset::Cell* focus = dataset::find_cell(data, layer.name, k_focus_batch);
+    const dataset::Cell* focus = dataset::find_cell(data, layer.name, dataset::reference_batch(data));
     row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) : k_missing);
-    row.set("speed", layer.speed_class.empty() ? k_missing : layer.speed_class);
+    row.set("speed", speed_class_text(data, layer));
     rows.push_back(row);
   }
   return rows;
@@ -104,14 +92,15 @@ Data batch_headers(const std::vector<int>& batches)
 
 std::string focus_bar_chart(const Dataset& data, const std::string& id)
 {
+  const int focus = dataset::reference_batch(data);
   BarChart chart;
   chart.id = id;
-  chart.title = "Forward time of every layer at batch size " + std::to_string(k_focus_batch);
-  chart.description = "Median milliseconds per forward pass of one batch of " + std::to_string(k_focus_batch)
+  chart.title = "Forward time of every layer at batch size " + std::to_string(focus);
+  chart.description = "Median milliseconds per forward pass of one batch of " + std::to_string(focus)
                       + " in " + data.title + ", on a logarithmic scale; the table gives the same figures.";
   chart.value_label = "milliseconds per batch (log scale)";
   for (const auto& layer : data.layers) {
-    const auto ms = median_ms(data, layer.name, k_focus_batch);
+    const auto ms = median_ms(data, layer.name, focus);
     if (ms && *ms > 0) {
       chart.bars.push_back({layer.name, *ms, ms_text(*ms) + " ms"});
     }
@@ -126,6 +115,7 @@ PageSpec home_page(const SiteData& site)
   PageSpec page{"home", "index.html", page_base(site, "index.html", "PyTorch layer forward-pass benchmark"), "home"};
   page.view.set("batch_sizes", batch_headers(batches));
   page.view.set("rows", home_rows(site, batches));
+  page.view.set("noise_misses", noise_miss_note(featured.data, ""));
   page.view.set("bar_chart", focus_bar_chart(featured.data, "bars-focus"));
   page.view.set("summary", featured_facts(featured.data));
   Data others = list();

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+// The view model's text for what the numbers are: noise-target marks, the focus batch, speed classes,
+// and the pages built from hand-made datasets (the numbers are test inputs, not measurements).
+#include "site/view_common.hpp"
+#include "site/view_model.hpp"
+
+#include "test_dataset_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using layerbench::site::Data;
+namespace dataset = layerbench::dataset;
+namespace site = layerbench::site;
+namespace test = layerbench::test;
+
+namespace {
+
+std::string text(const Data& view, const std::string& key)
+{
+  const Data* value = view.get(key);
+  REQUIRE(value != nullptr);
+  REQUIRE(value->is_string());
+  return value->string_value();
+}
+
+// A dataset that records verdicts: 5% target, at least 5 samples.
+dataset::Dataset judged(std::vector<std::string> layers = {"Linear", "Dropout"}, std::vector<int> batches = {1, 8})
+{
+  dataset::Dataset d = test::measured(std::move(layers), std::move(batches));
+  d.methodology->noise_target = 0.05;
+  d.methodology->min_samples = 5;
+  d.methodology->max_samples = 100;
+  for (auto& cell : d.results) {
+    cell.stats->noise = 0.02;
+    cell.stats->noise_target_met = true;
+  }
+  return d;
+}
+
+site::SiteData site_of(dataset::Dataset d)
+{
+  site::SiteData data;
+  site::SiteDataset entry;
+  entry.slug = d.id + "-v1";
+  entry.data = std::move(d);
+  data.datasets.push_back(std::move(entry));
+  return data;
+}
+
+const site::PageSpec& page(const std::vector<site::PageSpec>& pages, const std::string& path)
+{
+  for (const auto& spec : pages) {
+    if (spec.path == path) {
+      return spec;
+    }
+  }
+  FAIL("no page " << path);
+  return pages.front();
+}
+
+} // namespace
+
+TEST_CASE("site::noise_miss_reason")
+{
+  dataset::Dataset d = judged();
+  SUBCASE("a cell that met its target has no reason")
+  {
+    CHECK(site::noise_miss_reason(d, &test::cell_of(d, "Linear", 1)).empty());
+  }
+  SUBCASE("noise above the target after enough samples")
+  {
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.stats->noise = 0.072;
+    cell.stats->samples = 100;
+    cell.stats->noise_target_met = false;
+    const std::string reason = site::noise_miss_reason(d, &cell);
+    CHECK(reason.find("noise above the target") != std::string::npos);
+    CHECK(reason.find("7.2%") != std::string::npos);
+    CHECK(reason.find("the 5% noise target") != std::string::npos);
+  }
+  SUBCASE("too few samples before the budget ran out")
+  {
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.stats->samples = 3;
+    cell.stats->noise_target_met = false;
+    const std::string reason = site::noise_miss_reason(d, &cell);
+    CHECK(reason.find("too few samples, 3 of the 5 asked for") != std::string::npos);
+  }
+  SUBCASE("a dataset without verdicts shows no mark")
+  {
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.stats->noise_target_met.reset();
+    CHECK(site::noise_miss_reason(d, &cell).empty());
+    CHECK(site::noise_miss_note(d, "").is_false());
+  }
+}
+
+TEST_CASE("site::noise_miss_note")
+{
+  dataset::Dataset d = judged();
+  SUBCASE("every cell met the target: no note")
+  {
+    CHECK(site::noise_miss_note(d, "").is_false());
+  }
+  SUBCASE("counts the missed cells of the whole dataset or of one layer")
+  {
+    test::cell_of(d, "Linear", 8).stats->noise_target_met = false;
+    CHECK(text(site::noise_miss_note(d, ""), "text").rfind("1 of 4 cells missed the 5% noise target", 0) == 0);
+    CHECK(text(site::noise_miss_note(d, "Linear"), "text").rfind("1 of 2 cells", 0) == 0);
+    CHECK(site::noise_miss_note(d, "Dropout").is_false());
+  }
+  SUBCASE("the time cell carries the mark and the reason")
+  {
+    test::cell_of(d, "Linear", 8).stats->noise_target_met = false;
+    const Data cell = site::time_cell(d, &test::cell_of(d, "Linear", 8));
+    REQUIRE(cell.get("missed")->is_object());
+    CHECK(text(*cell.get("missed"), "reason").find("missed the 5% noise target") != std::string::npos);
+    CHECK(site::time_cell(d, &test::cell_of(d, "Linear", 1)).get("missed")->is_false());
+  }
+}
+
+TEST_CASE("site::featured_facts")
+{
+  SUBCASE("a run without batch 32 takes its largest batch size")
+  {
+    dataset::Dataset d = judged({"Linear", "Dropout"}, {1, 8});
+    test::cell_of(d, "Linear", 8).stats->median_ms = 4.0;
+    const Data facts = site::featured_facts(d);
+    REQUIRE(facts.get("extremes")->is_object());
+    CHECK(text(*facts.get("extremes"), "batch") == "8");
+    CHECK(text(*facts.get("extremes"), "slowest") == "Linear");
+  }
+  SUBCASE("a single layer has no fastest and slowest")
+  {
+    CHECK(site::featured_facts(judged({"Linear"}, {1, 8})).get("extremes")->is_false());
+  }
+}
+
+TEST_CASE("site::speed_class_text")
+{
+  SUBCASE("a lone layer is not called Fastest")
+  {
+    dataset::Dataset d = judged({"Linear"}, {1});
+    d.layers[0].speed_class = "Fastest";
+    CHECK(site::speed_class_text(d, d.layers[0]) == "—");
+  }
+  SUBCASE("two layers keep their classes")
+  {
+    dataset::Dataset d = judged({"Linear", "Dropout"}, {1});
+    d.layers[0].speed_class = "Fast";
+    CHECK(site::speed_class_text(d, d.layers[0]) == "Fast");
+  }
+  SUBCASE("a reference's label is marked as the page's own")
+  {
+    dataset::Dataset d = judged({"Linear", "Dropout"}, {1});
+    d.kind = dataset::Kind::published_reference;
+    d.layers[0].speed_class = "Fast";
+    CHECK(site::speed_class_text(d, d.layers[0]) == "Fast (the source page's label, not LayerBench's rule)");
+  }
+}
+
+TEST_CASE("site::build_pages")
+{
+  SUBCASE("the FAQ gives the samples the cells took, not the configured range")
+  {
+    dataset::Dataset d = judged({"Linear", "Dropout"}, {1, 8});
+    test::cell_of(d, "Linear", 1).stats->samples = 7;
+    test::cell_of(d, "Linear", 8).stats->samples = 40;
+    test::cell_of(d, "Dropout", 1).stats->samples = 12;
+    test::cell_of(d, "Dropout", 8).stats->samples = 20;
+    const auto pages = site::build_pages(site_of(d));
+    const Data* samples = page(pages, "faq.html").view.get("method")->get("samples");
+    REQUIRE(samples->is_object());
+    CHECK(text(*samples, "min") == "7");
+    CHECK(text(*samples, "median") == "16");
+    CHECK(text(*samples, "max") == "40");
+  }
+  SUBCASE("the FAQ's highest rate looks at every batch size")
+  {
+    dataset::Dataset d = judged({"Linear", "Dropout"}, {1, 8});
+    test::cell_of(d, "Dropout", 1).stats->median_ms = 0.001; // 20 FLOP in 1 us: the highest rate
+    const auto pages = site::build_pages(site_of(d));
+    const Data* flops = page(pages, "faq.html").view.get("flops");
+    CHECK(text(*flops, "layer") == "Dropout");
+    CHECK(text(*flops, "batch") == "1");
+  }
+  SUBCASE("the layer page lists the operators, page faults and dispatch of 1.2.0 cells")
+  {
+    dataset::Dataset d = judged({"Linear", "Dropout"}, {1, 8});
+    d.layers[0].dispatch = "the C++ module nn::Linear";
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.operators.push_back({"aten::addmm", 1, 0.9, std::nullopt});
+    cell.page_faults_per_iteration = 250.0;
+    const auto pages = site::build_pages(site_of(d));
+    const Data* blocks = page(pages, "layers/Linear.html").view.get("operator_blocks");
+    REQUIRE(blocks->is_non_empty_list());
+    const Data& block = blocks->list_value().front();
+    CHECK(text(block, "dispatch") == "the C++ module nn::Linear");
+    CHECK(block.get("has_page_faults")->is_true());
+    const Data& row = block.get("cells")->list_value().front();
+    CHECK(text(row, "page_faults") == "250");
+    CHECK(text(row.get("operators")->list_value().front(), "value") == "1 call, 90% of host time");
+    CHECK(page(pages, "layers/Dropout.html").view.get("operator_blocks")->is_empty_list());
+  }
+  SUBCASE("the compare page counts a change only beyond both runs' noise, as diff does")
+  {
+    site::SiteData data = site_of(test::measured());
+    dataset::Dataset other = test::measured();
+    other.id = "test-other";
+    test::cell_of(other, "Linear", 1).stats = test::quartiles(0.97, 0.92, 1.02); // inside the noise
+    test::cell_of(other, "Dropout", 1).stats = test::quartiles(0.5, 0.48, 0.52);  // clearly faster
+    site::SiteDataset entry;
+    entry.slug = "test-other-v1";
+    entry.data = other;
+    data.datasets.push_back(entry);
+    const auto pages = site::build_pages(data);
+    const Data* totals = page(pages, "compare/test-cpu-v1--test-other-v1.html").view.get("totals");
+    CHECK(text(*totals, "other_faster") == "1");
+    CHECK(text(*totals, "unchanged") == "3");
+  }
+}
+
+TEST_CASE("site::ms_text")
+{
+  SUBCASE("thousands get separators")
+  {
+    CHECK(site::ms_text(3246.4) == "3,246");
+  }
+  SUBCASE("small values keep three significant digits")
+  {
+    CHECK(site::ms_text(0.0244) == "0.0244");
+  }
+}
+
+TEST_CASE("site::time_cell")
+{
+  SUBCASE("the detail shows the first call and the host clock")
+  {
+    dataset::Dataset d = judged({"Linear"}, {1});
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.first_call_ms = 3246.0;
+    cell.host_wall_median_ms = 1.2;
+    const std::string detail = text(site::time_cell(d, &cell), "detail");
+    CHECK(detail.find("first call 3,246 ms") != std::string::npos);
+    CHECK(detail.find("host clock 1.2 ms per batch against the device's 1 ms") != std::string::npos);
+  }
+}
+
+TEST_CASE("site::public_command")
+{
+  SUBCASE("paths outside the repository shrink to their file name")
+  {
+    CHECK(site::public_command("python3 data/reference/t.py ../shared/seeds/000.txt build/x /tmp/run.json")
+          == "python3 data/reference/t.py 000.txt build/x run.json");
+  }
+  SUBCASE("a plain command is unchanged")
+  {
+    CHECK(site::public_command("layerbench run --device cpu --out runs/cpu.json") == "layerbench run --device cpu --out runs/cpu.json");
+  }
+}
+
+TEST_CASE("site::public_commit")
+{
+  SUBCASE("-dirty never reaches a page")
+  {
+    CHECK(site::public_commit("ff69ab3-dirty") == "ff69ab3 (plus uncommitted changes)");
+  }
+  SUBCASE("a clean commit is unchanged")
+  {
+    CHECK(site::public_commit("478bd37") == "478bd37");
+  }
+}
