@@ -8,7 +8,9 @@
 #include "util/file.hpp"
 #include "util/sha256.hpp"
 
+#include <atomic>
 #include <doctest/doctest.h>
+#include <thread>
 
 using namespace layerbench;
 
@@ -106,6 +108,40 @@ TEST_CASE("dataset::publish")
     const auto catalog_lines = dataset::validate_file(folder.path() / "catalog.json");
     REQUIRE(catalog_lines.size() == 1);
     CHECK(catalog_lines[0].find("/datasets/0/sha256: does not match") != std::string::npos);
+  }
+}
+
+TEST_CASE("dataset::publish concurrent")
+{
+  test::TempFolder folder;
+  dataset::PublishOptions options;
+  options.data_dir = folder.path();
+  dataset::publish(test::measured(), options);
+  SUBCASE("publishes from many threads at once all reach the catalog")
+  {
+    constexpr int k_threads = 12;
+    std::vector<std::thread> threads;
+    std::atomic<int> failures{0};
+    for (int i = 0; i < k_threads; ++i) {
+      threads.emplace_back([&, i] {
+        auto mine = options;
+        mine.id = "test-thread-" + std::to_string(i);
+        try {
+          dataset::publish(test::measured(), mine);
+        } catch (const Error&) {
+          ++failures;
+        }
+      });
+    }
+    for (auto& thread : threads) {
+      thread.join();
+    }
+    CHECK(failures == 0);
+    const auto catalog = dataset::load_catalog(folder.path() / "catalog.json");
+    CHECK(catalog.datasets.size() == k_threads + 1);
+    for (int i = 0; i < k_threads; ++i) {
+      CHECK_MESSAGE(dataset::find_entry(catalog, "test-thread-" + std::to_string(i), 1), i);
+    }
   }
 }
 

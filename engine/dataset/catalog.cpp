@@ -223,6 +223,13 @@ void write(const std::filesystem::path& path, const std::string& content, util::
 CatalogEntry publish(Dataset run, const PublishOptions& options)
 {
   const auto catalog_path = options.data_dir / "catalog.json";
+  std::filesystem::create_directories(options.data_dir);
+  // Held from reading the catalog to writing it back, so two publishes at once both land.
+  const auto lock_path = options.data_dir / k_catalog_lock;
+  const auto lock = util::FileLock::acquire(lock_path);
+  if (!lock) {
+    throw Error(lock_path.string() + ": " + lock.error());
+  }
   Catalog catalog = std::filesystem::exists(catalog_path) ? load_catalog(catalog_path) : Catalog{};
   if (!options.id.empty()) {
     run.id = options.id;

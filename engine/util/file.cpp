@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <random>
+#include <sys/file.h>
 #include <sstream>
 #include <unistd.h>
 
@@ -86,6 +87,31 @@ Expected<bool> write_file_atomic(const std::filesystem::path& path,
     return fail("cannot write: " + why);
   }
   return true;
+}
+
+Expected<FileLock> FileLock::acquire(const std::filesystem::path& path)
+{
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return Expected<FileLock>::failure("cannot open: " + errno_text());
+  }
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno != EINTR) {
+      const auto reason = "cannot lock: " + errno_text();
+      ::close(fd);
+      return Expected<FileLock>::failure(reason);
+    }
+  }
+  return FileLock(fd);
+}
+
+FileLock::FileLock(FileLock&& other) noexcept : m_fd(other.m_fd) { other.m_fd = -1; }
+
+FileLock::~FileLock()
+{
+  if (m_fd >= 0) {
+    ::close(m_fd); // releases the lock
+  }
 }
 
 } // namespace layerbench::util

@@ -19,4 +19,21 @@ Expected<bool> write_file_atomic(const std::filesystem::path& path,
                                  const std::string& content,
                                  Overwrite overwrite);
 
+// An exclusive flock(2) on `path` (created if missing), held until destruction. It serialises
+// read-modify-write of a shared file between processes and between threads, since each lock opens
+// its own file description.
+class FileLock
+{
+public:
+  static Expected<FileLock> acquire(const std::filesystem::path& path);
+  FileLock(FileLock&& other) noexcept;
+  FileLock& operator=(FileLock&&) = delete;
+  FileLock(const FileLock&) = delete;
+  ~FileLock();
+
+private:
+  explicit FileLock(int fd) : m_fd(fd) {}
+  int m_fd;
+};
+
 } // namespace layerbench::util
