@@ -64,7 +64,6 @@ def count_parameters(layer: catalog.Layer) -> int:
 
 
 def count_all(device: torch.device, batch_size: int, names: str) -> dict:
-    catalog.disable_attention_fast_path()
     results = []
     for layer in catalog.select(names):
         entry = {"layer": layer.name, "batch_size": batch_size, "params": count_parameters(layer)}
@@ -77,7 +76,7 @@ def count_all(device: torch.device, batch_size: int, names: str) -> dict:
         "torch_version": torch.__version__,
         "device": {"type": device.type,
                    "name": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"},
-        "attention_fast_path": False,
+        "attention_fast_path": torch.backends.mha.get_fastpath_enabled(),  # on, but batch_first=False never takes it
         "layers": results,
     }
 

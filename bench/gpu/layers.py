@@ -4,6 +4,7 @@
 tests. One entry per layer, in the catalog's order."""
 
 import dataclasses
+import warnings
 from typing import Callable, Dict, List, Tuple
 
 import torch
@@ -58,6 +59,14 @@ class _WeightsEncoderLayer(nn.TransformerEncoderLayer):
         return self.dropout1(x)
 
 
+def _default_encoder(layer: nn.TransformerEncoderLayer) -> nn.TransformerEncoder:
+    """nn.TransformerEncoder(layer, 1) with its defaults, as users build it. enable_nested_tensor=True is
+    inert with batch_first=False (torch says so in a warning, silenced here): the same operators run."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="enable_nested_tensor is True")
+        return nn.TransformerEncoder(layer, 1)
+
+
 LAYERS: List[Layer] = [
     Layer("Conv2d", lambda: nn.Conv2d(64, 128, 3), _randn(64, 32, 32)),
     Layer("Conv1d", lambda: nn.Conv1d(256, 512, 5), _randn(256, 100)),
@@ -67,8 +76,7 @@ LAYERS: List[Layer] = [
           first_output=True),
     Layer("GRU", lambda: nn.GRU(512, 256, num_layers=2), _randn(100, -1, 512), first_output=True),
     Layer("TransformerEncoder",
-          lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(512, 8, dim_feedforward=2048), 1,
-                                        enable_nested_tensor=False),
+          lambda: _default_encoder(nn.TransformerEncoderLayer(512, 8, dim_feedforward=2048)),
           _randn(512, -1, 512)),
     Layer("MultiheadAttention", lambda: nn.MultiheadAttention(512, 8), _attention_input, first_output=True),
     Layer("BatchNorm2d", lambda: nn.BatchNorm2d(256), _randn(256, 32, 32)),
@@ -79,11 +87,11 @@ LAYERS: List[Layer] = [
     Layer("Dropout", lambda: nn.Dropout(0.5), _randn(512), train_mode=True),
 ]
 
-# Not in the catalog: a twin that runs the C++ module's computation, to explain a timing ratio.
+# Not in the catalog: a twin that runs LibTorch's C++ TransformerEncoderLayer's computation (need_weights,
+# bmm + softmax instead of scaled_dot_product_attention), to explain a timing ratio against older datasets.
 VARIANTS: List[Layer] = [
     Layer("TransformerEncoder[need_weights]",
-          lambda: nn.TransformerEncoder(_WeightsEncoderLayer(512, 8, dim_feedforward=2048), 1,
-                                        enable_nested_tensor=False),
+          lambda: _default_encoder(_WeightsEncoderLayer(512, 8, dim_feedforward=2048)),
           _randn(512, -1, 512)),
 ]
 
@@ -123,6 +131,8 @@ def resolve_device(name: str) -> torch.device:
 
 
 def disable_attention_fast_path() -> None:
-    """Python's MultiheadAttention and TransformerEncoderLayer may take a fused "fast path" in inference
-    that LibTorch's C++ modules do not have; turn it off so both run the same ops."""
+    """Kept for callers of older versions; the twins no longer use it. The "fast path" of Python's
+    MultiheadAttention and TransformerEncoderLayer needs batch_first=True, so the default modules here
+    never take it: profiled on the CPU with torch 2.11, both run the same aten:: operators with it enabled
+    or disabled (docs/dispatch.md)."""
     torch.backends.mha.set_fastpath_enabled(False)

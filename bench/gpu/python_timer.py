@@ -109,7 +109,6 @@ def main() -> int:
         names = {layer.name for layer in selected}
         selected += [variant for variant in catalog.VARIANTS if variant.name.split("[")[0] in names]
     batch_sizes = catalog.parse_batch_sizes(args.batch_sizes)
-    catalog.disable_attention_fast_path()
 
     started = time.perf_counter()
     cells = []
@@ -125,7 +124,7 @@ def main() -> int:
         "device": describe_device(device),
         "dtype": "float32",
         "inference_mode": True,
-        "attention_fast_path": False,
+        "attention_fast_path": torch.backends.mha.get_fastpath_enabled(),  # on, but batch_first=False never takes it
         "matmul_allow_tf32": torch.backends.cuda.matmul.allow_tf32,
         "cudnn_allow_tf32": torch.backends.cudnn.allow_tf32,
         "cudnn_benchmark": torch.backends.cudnn.benchmark,

@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Parity benchmark (issue 9): the same cells timed by LayerBench and by torch.utils.benchmark, interleaved.
+
+Round r runs one `layerbench run` process for all cells, then one Python process (this script with
+--python-side) for all cells; odd rounds reverse the order. Both sides use the same threads and the same
+glibc memory policy. Per cell: ratio = median over rounds of (LayerBench median / Python median).
+Writes data/validation/<id>.json in the "layerbench-parity" format 1.0.0 and prints a table.
+A benchmark: run it on a quiet machine; no test asserts its timings.
+"""
+
+import argparse
+import ctypes
+import datetime
+import json
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SOURCE_DIR = Path(__file__).resolve().parents[2]
+FORMAT = "layerbench-parity"
+FORMAT_VERSION = "1.0.0"
+TARGETS = {"median_ratio_low": 0.97, "median_ratio_high": 1.03,
+           "cell_ratio_low": 0.95, "cell_ratio_high": 1.05, "cell_min_ms": 0.1}
+
+# mallopt parameters (malloc.h) and the policies of engine/bench/cpu_memory.cpp.
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX = -1, -3, -4
+POLICIES = {
+    "steady-state": [(M_MMAP_MAX, 0), (M_TRIM_THRESHOLD, -1)],
+    "fresh-pages": [(M_MMAP_MAX, 65536), (M_MMAP_THRESHOLD, 131072)],
+    "system": [],
+}
+
+
+def apply_memory_policy(policy: str) -> None:
+    """The same mallopt calls LayerBench makes at start, so both sides allocate alike."""
+    libc = ctypes.CDLL("libc.so.6")
+    for parameter, value in POLICIES[policy]:
+        if libc.mallopt(parameter, value) != 1:
+            raise SystemExit(f"mallopt({parameter}, {value}) failed")
+
+
+# ---- pure logic (tested by tests/bench_parity_check.py) -------------------------------------------
+
+def cell_ratio(layerbench_ms: list, python_ms: list) -> tuple:
+    """(median of per-round ratios, the per-round ratios); rounds pair up by index."""
+    rounds = [lb / py for lb, py in zip(layerbench_ms, python_ms)]
+    return statistics.median(rounds), rounds
+
+
+def within_target(layerbench_median_ms: float, python_median_ms: float, ratio: float, targets: dict) -> bool:
+    """False only for a cell of at least cell_min_ms (on either side) outside the cell band."""
+    if max(layerbench_median_ms, python_median_ms) < targets["cell_min_ms"]:
+        return True
+    return targets["cell_ratio_low"] <= ratio <= targets["cell_ratio_high"]
+
+
+def build_cells(layerbench: dict, python: dict, notes: dict, targets: dict) -> list:
+    """layerbench and python: {(layer, batch): [median_ms per round]}; cells present on both sides."""
+    cells = []
+    for key in layerbench:
+        if key not in python:
+            continue
+        layer, batch = key
+        ratio, rounds = cell_ratio(layerbench[key], python[key])
+        lb_median, py_median = statistics.median(layerbench[key]), statistics.median(python[key])
+        cells.append({"layer": layer, "batch_size": batch,
+                      "layerbench_median_ms": round(lb_median, 6), "python_median_ms": round(py_median, 6),
+                      "ratio": round(ratio, 4), "round_ratios": [round(r, 4) for r in rounds],
+                      "within_target": within_target(lb_median, py_median, ratio, targets),
+                      "note": notes.get(f"{layer}@{batch}", "")})
+    return cells
+
+
+def summarize(cells: list, targets: dict) -> dict:
+    big = [c for c in cells if max(c["layerbench_median_ms"], c["python_median_ms"]) >= targets["cell_min_ms"]]
+    return {"cells": len(cells),
+            "median_ratio": round(statistics.median(c["ratio"] for c in cells), 4) if cells else None,
+            "cells_at_least_min_ms": len(big),
+            "cells_within": sum(1 for c in big if c["within_target"])}
+
+
+def document(meta: dict, cells: list, targets: dict) -> dict:
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, "id": meta["id"], "title": meta["title"],
+            "created": meta["created"], "device": {"type": "cpu", "name": meta["cpu"]},
+            "threads": meta["threads"], "torch_version": meta["torch_version"],
+            "cpu_memory_policy": meta["policy"], "rounds": meta["rounds"], "method": meta["method"],
+            "command": meta["command"], "targets": targets, "summary": summarize(cells, targets), "cells": cells}
+
+
+def table(doc: dict) -> str:
+    lines = [f"{'cell':<24} {'layerbench ms':>14} {'python ms':>12} {'ratio':>7}  rounds"]
+    for c in doc["cells"]:
+        mark = "" if c["within_target"] else "  OUTSIDE"
+        lines.append(f"{c['layer'] + '@' + str(c['batch_size']):<24} {c['layerbench_median_ms']:>14.4f} "
+                     f"{c['python_median_ms']:>12.4f} {c['ratio']:>7.3f}  "
+                     f"{' '.join(f'{r:.3f}' for r in c['round_ratios'])}{mark}")
+    s = doc["summary"]
+    lines.append(f"median ratio {s['median_ratio']} (target {doc['targets']['median_ratio_low']}-"
+                 f"{doc['targets']['median_ratio_high']}); {s['cells_within']} of {s['cells_at_least_min_ms']} "
+                 f"cells >= {doc['targets']['cell_min_ms']} ms within {doc['targets']['cell_ratio_low']}-"
+                 f"{doc['targets']['cell_ratio_high']}")
+    return "\n".join(lines)
+
+
+# ---- the two sides ---------------------------------------------------------------------------------
+
+def python_side(args) -> int:
+    """In a fresh process: time every cell with torch.utils.benchmark; print {layer@batch: median_ms}."""
+    apply_memory_policy(args.cpu_memory)
+    import torch
+    from torch.utils import benchmark
+    sys.path.insert(0, str(SOURCE_DIR / "bench" / "gpu"))
+    import layers as catalog
+    torch.set_num_threads(args.threads)
+    result = {}
+    for layer in catalog.select(args.layers):
+        for batch in catalog.parse_batch_sizes(args.batch_sizes):
+            with torch.inference_mode():
+                _, forward = layer.instantiate(batch, torch.device("cpu"))
+                timer = benchmark.Timer(stmt="forward()", globals={"forward": forward}, num_threads=args.threads)
+                timer.timeit(max(1, int(0.05 / max(timer.timeit(1).median, 1e-6))))  # warm-up, ~50 ms
+                measurement = timer.blocked_autorange(min_run_time=args.min_run_time)
+            result[f"{layer.name}@{batch}"] = measurement.median * 1e3
+            del forward
+    print(json.dumps(result))
+    return 0
+
+
+def run_python(args) -> dict:
+    command = [sys.executable, __file__, "--python-side", "--threads", str(args.threads), "--layers", args.layers,
+               "--batch-sizes", args.batch_sizes, "--cpu-memory", args.cpu_memory,
+               "--min-run-time", str(args.min_run_time)]
+    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
+    return {(k.rsplit("@", 1)[0], int(k.rsplit("@", 1)[1])): v for k, v in json.loads(done.stdout).items()}
+
+
+def run_layerbench(args, folder: Path, r: int) -> dict:
+    out = folder / f"layerbench-{r}.json"
+    command = [args.binary, "run", "--device", "cpu", "--threads", str(args.threads), "--batch-sizes",
+               args.batch_sizes, "--cpu-memory", args.cpu_memory, "--out", str(out)]
+    if args.layers != "all":
+        command += ["--layers", args.layers]
+    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"parity: {shlex.join(command)} exited {done.returncode}:\n{done.stderr[-2000:]}")
+    dataset = json.loads(out.read_text())
+    return {(c["layer"], c["batch_size"]): c["stats"]["median_ms"]
+            for c in dataset["results"] if c.get("status") == "ok"}
+
+
+def cpu_model() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown"
+
+
+def torch_version() -> str:
+    done = subprocess.run([sys.executable, "-c", "import torch; print(torch.__version__)"],
+                          stdout=subprocess.PIPE, text=True, check=True)
+    return done.stdout.strip()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--layers", default="all")
+    parser.add_argument("--batch-sizes", default="1,8,32,128")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--cpu-memory", default="steady-state", choices=sorted(POLICIES))
+    parser.add_argument("--min-run-time", type=float, default=1.0, help="Python: blocked_autorange seconds per cell")
+    parser.add_argument("--binary", default=str(SOURCE_DIR / "build" / "layerbench"))
+    parser.add_argument("--id", default="parity-cpu")
+    parser.add_argument("--title", default="LayerBench against torch.utils.benchmark, CPU")
+    parser.add_argument("--out", help="file to write (default data/validation/<id>.json)")
+    parser.add_argument("--notes", help='JSON {"Layer@batch": "why"} for cells outside the target')
+    parser.add_argument("--python-side", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.threads < 1 or args.rounds < 1:
+        parser.error("--threads and --rounds must be at least 1")
+    if args.python_side:
+        return python_side(args)
+    notes = json.loads(Path(args.notes).read_text()) if args.notes else {}
+    out = Path(args.out) if args.out else SOURCE_DIR / "data" / "validation" / f"{args.id}.json"
+    if out.exists():
+        raise SystemExit(f"{out}: exists; not overwritten")
+    layerbench, python = {}, {}
+    with tempfile.TemporaryDirectory() as folder:
+        for r in range(args.rounds):
+            order = ["layerbench", "python"] if r % 2 == 0 else ["python", "layerbench"]
+            for side in order:
+                print(f"round {r + 1}/{args.rounds}: {side}", file=sys.stderr, flush=True)
+                got = run_layerbench(args, Path(folder), r) if side == "layerbench" else run_python(args)
+                for key, ms in got.items():
+                    (layerbench if side == "layerbench" else python).setdefault(key, []).append(ms)
+    complete = {k: v for k, v in layerbench.items() if len(v) == args.rounds and len(python.get(k, [])) == args.rounds}
+    cells = build_cells(complete, python, notes, TARGETS)
+    meta = {"id": args.id, "title": args.title,
+            "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "cpu": cpu_model(), "threads": args.threads, "torch_version": torch_version(),
+            "policy": args.cpu_memory, "rounds": args.rounds, "command": shlex.join(sys.argv),
+            "method": (f"{args.rounds} rounds; each round one `layerbench run` process (its median per cell) and one "
+                       f"Python process timing the Python twins (bench/gpu/layers.py) with torch.utils.benchmark.Timer"
+                       f"(num_threads={args.threads}).blocked_autorange(min_run_time={args.min_run_time}) after a "
+                       f"~50 ms warm-up under inference_mode, alternating which goes first; both with the "
+                       f"'{args.cpu_memory}' glibc policy (mallopt). Ratio: median over rounds of LayerBench / Python.")}
+    doc = document(meta, cells, TARGETS)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=2) + "\n")
+    print(table(doc))
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The arithmetic and file shape of the parity benchmark (bench/parity/parity.py), without timing anything:
+per-cell ratio, within_target, summary and the "layerbench-parity" 1.0.0 document of /tmp/lb/spec-1.2.md."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench" / "parity"))
+import parity  # noqa: E402
+
+
+def check(condition: bool, message: str) -> None:
+    if not condition:
+        raise SystemExit(f"FAILED: {message}")
+
+
+def main() -> int:
+    ratio, rounds = parity.cell_ratio([1.1, 1.0, 3.0], [1.0, 1.0, 1.0])
+    check(abs(ratio - 1.1) < 1e-12 and len(rounds) == 3, f"median of per-round ratios, got {ratio} {rounds}")
+    t = parity.TARGETS
+    check(parity.within_target(1.0, 1.0, 1.04, t), "1.04 on a 1 ms cell is within 0.95-1.05")
+    check(not parity.within_target(1.0, 1.0, 1.06, t), "1.06 on a 1 ms cell is outside")
+    check(not parity.within_target(0.9, 1.0, 0.94, t), "0.94 on a 1 ms cell is outside")
+    check(parity.within_target(0.02, 0.01, 2.0, t), "a cell under 0.1 ms is never outside")
+    lb = {("Conv2d", 1): [1.0, 1.2], ("Dropout", 1): [0.02, 0.02], ("Linear", 8): [2.0, 2.0]}
+    py = {("Conv2d", 1): [1.0, 1.0], ("Dropout", 1): [0.01, 0.01]}
+    cells = parity.build_cells(lb, py, {"Conv2d@1": "why"}, t)
+    check([c["layer"] for c in cells] == ["Conv2d", "Dropout"], "cells present on both sides only")
+    conv = cells[0]
+    check(conv["ratio"] == 1.1 and conv["round_ratios"] == [1.0, 1.2] and not conv["within_target"]
+          and conv["note"] == "why", f"Conv2d cell: {conv}")
+    check(cells[1]["within_target"] and cells[1]["note"] == "", f"Dropout cell: {cells[1]}")
+    meta = {"id": "parity-test", "title": "t", "created": "2026-11-22T18:00:00Z", "cpu": "x", "threads": 2,
+            "torch_version": "2.11.0", "policy": "steady-state", "rounds": 2, "method": "m", "command": "c"}
+    doc = parity.document(meta, cells, t)
+    check(doc["format"] == "layerbench-parity" and doc["format_version"] == "1.0.0", "format and version")
+    keys = ["format", "format_version", "id", "title", "created", "device", "threads", "torch_version",
+            "cpu_memory_policy", "rounds", "method", "command", "targets", "summary", "cells"]
+    check(list(doc) == keys, f"top-level keys {list(doc)}")
+    check(doc["device"] == {"type": "cpu", "name": "x"}, "device")
+    check(set(doc["targets"]) == {"median_ratio_low", "median_ratio_high", "cell_ratio_low", "cell_ratio_high",
+                                  "cell_min_ms"}, "targets")
+    check(doc["summary"] == {"cells": 2, "median_ratio": 1.55, "cells_at_least_min_ms": 1, "cells_within": 0},
+          f"summary {doc['summary']}")
+    cell_keys = ["layer", "batch_size", "layerbench_median_ms", "python_median_ms", "ratio", "round_ratios",
+                 "within_target", "note"]
+    check(all(list(c) == cell_keys for c in doc["cells"]), "cell keys")
+    check("OUTSIDE" in parity.table(doc), "the table marks cells outside the target")
+    print("ok: parity ratio, within_target, summary and document shape")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
