@@ -165,7 +165,7 @@ Catalog load_catalog(const std::filesystem::path& path)
 {
   auto text = util::read_file(path);
   if (!text) {
-    throw Error(text.error());
+    throw Error(path.string() + ": " + text.error());
   }
   return parse_catalog(*text, path.string());
 }

@@ -444,7 +444,7 @@ Dataset load(const std::filesystem::path& path)
 {
   auto text = util::read_file(path);
   if (!text) {
-    throw Error(text.error());
+    throw Error(path.string() + ": " + text.error());
   }
   return parse(*text, path.string());
 }

@@ -388,7 +388,7 @@ void validate_catalog(const std::filesystem::path& path, const std::string& text
     const auto file = folder / entry.path;
     const auto content = util::read_file(file);
     if (!content) {
-      out.push_back(line(path.string(), pointer + "/path", content.error()));
+      out.push_back(line(path.string(), pointer + "/path", file.string() + ": " + content.error()));
       continue;
     }
     if (util::sha256_hex(*content) != entry.sha256) {
@@ -424,7 +424,7 @@ std::vector<std::string> validate_file(const std::filesystem::path& path)
   try {
     const auto text = util::read_file(path);
     if (!text) {
-      throw Error(text.error());
+      throw Error(path.string() + ": " + text.error());
     }
     if (looks_like_catalog(*text)) {
       validate_catalog(path, *text, out);

@@ -4,10 +4,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <fstream>
 #include <random>
 #include <sys/file.h>
-#include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace layerbench::util {
@@ -26,18 +25,69 @@ std::filesystem::path temporary_beside(const std::filesystem::path& path)
 
 } // namespace
 
-Expected<std::string> read_file(const std::filesystem::path& path)
+namespace {
+
+std::string kind_of(mode_t mode)
 {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return Expected<std::string>::failure(path.string() + ": cannot open: " + errno_text());
+  if (S_ISDIR(mode)) {
+    return "a directory";
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    return Expected<std::string>::failure(path.string() + ": read failed");
+  if (S_ISFIFO(mode)) {
+    return "a FIFO";
   }
-  return buffer.str();
+  if (S_ISCHR(mode) || S_ISBLK(mode)) {
+    return "a device";
+  }
+  if (S_ISSOCK(mode)) {
+    return "a socket";
+  }
+  return "not a regular file";
+}
+
+} // namespace
+
+Expected<std::string> read_file(const std::filesystem::path& path, size_t max_bytes)
+{
+  using Result = Expected<std::string>;
+  // O_NONBLOCK so that opening a FIFO with no writer returns at once instead of hanging.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    return Result::failure("cannot open: " + errno_text());
+  }
+  struct stat status = {};
+  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+    const auto reason = S_ISREG(status.st_mode) ? "cannot stat: " + errno_text()
+                                                : "not a regular file (" + kind_of(status.st_mode) + ")";
+    ::close(fd);
+    return Result::failure(reason);
+  }
+  if (static_cast<uint64_t>(status.st_size) > max_bytes) {
+    ::close(fd);
+    return Result::failure("larger than the limit of " + std::to_string(max_bytes) + " bytes");
+  }
+  std::string content;
+  char buffer[65536];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) {
+      continue;
+    }
+    if (got < 0) {
+      const auto reason = "read failed: " + errno_text();
+      ::close(fd);
+      return Result::failure(reason);
+    }
+    if (got == 0) {
+      break;
+    }
+    content.append(buffer, static_cast<size_t>(got));
+    if (content.size() > max_bytes) { // the file grew while being read
+      ::close(fd);
+      return Result::failure("larger than the limit of " + std::to_string(max_bytes) + " bytes");
+    }
+  }
+  ::close(fd);
+  return content;
 }
 
 Expected<bool> write_file_atomic(const std::filesystem::path& path,

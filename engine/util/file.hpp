@@ -3,6 +3,7 @@
 
 #include "util/expected.hpp"
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -10,7 +11,12 @@ namespace layerbench::util {
 
 enum class Overwrite { no, yes };
 
-Expected<std::string> read_file(const std::filesystem::path& path);
+// The most read_file reads unless told otherwise: a real dataset is far smaller (docs/dataset.md).
+inline constexpr size_t k_max_file_bytes = 64 * 1024 * 1024;
+
+// Reads a regular file of at most max_bytes. The error is the bare reason ("cannot open: No such file
+// or directory", "not a regular file (a FIFO)"); the caller adds the path.
+Expected<std::string> read_file(const std::filesystem::path& path, size_t max_bytes = k_max_file_bytes);
 
 // Writes to a temporary file beside `path`, flushes it to disk and renames it into place, so a reader
 // (or a crash) never sees half a file. With Overwrite::no an existing file is an error, checked
