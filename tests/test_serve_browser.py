@@ -107,7 +107,7 @@ with tempfile.TemporaryDirectory() as scratch:
             overlay = driver.execute_script(
                 "var box = document.getElementById('layerbench-render-error'); return box ? box.textContent : ''")
             check(shown and "unclosed_in_test" in overlay, f"a broken template shows the error in the page: {overlay[:200]!r}")
-            serve.wait_for("render failed", 30, stream="out")
+            serve.wait_for("render failed", 30)
             check(True, "and the terminal prints it")
             check(serve.process.poll() is None, "and the server keeps running")
 

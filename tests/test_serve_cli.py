@@ -39,7 +39,7 @@ with tempfile.TemporaryDirectory() as scratch:
     # Banner, URL, loopback, a page, and a clean SIGINT with an idle keep-alive connection open.
     with Serve(binary, "--root", site, "--no-watch") as serve:
         check(serve.url.startswith("http://127.0.0.1:") and serve.port > 0, f"--port 0 prints the URL it picked: {serve.url}")
-        check(any("loopback only" in line for line in serve.out), "says it listens on loopback only")
+        check(any("loopback only" in line for line in serve.err), "says it listens on loopback only")
         status, headers, body = get(serve.port, "/")
         check(status == 200 and b"<table" in body, "the home page is served")
         check(headers.get("Cache-Control") == "no-store", "Cache-Control: no-store")
@@ -48,7 +48,8 @@ with tempfile.TemporaryDirectory() as scratch:
         code, took = serve.stop(signal.SIGINT)
         idle.close()
         check(code == 0, f"SIGINT exits 0 (got {code}) in {took:.2f}s")
-        check(any("stopped" in line for line in serve.out), "says it stopped")
+        check(any("stopped" in line for line in serve.err), "says it stopped")
+        check(serve.out == [], f"the banner and the port go to stderr, stdout stays empty: {serve.out}")
 
     # A port in use (held by a plain socket) is a clear error.
     holder = socket.socket()
@@ -78,8 +79,8 @@ with tempfile.TemporaryDirectory() as scratch:
     # Live mode: the first render, the script, then SIGTERM while a page streams events.
     data, templates = copy_sources(scratch)
     with Serve(binary, "--root", scratch / "preview", "--data", data, "--templates", templates) as serve:
-        check(any("rendered in" in line for line in serve.out), "renders once at start")
-        check(any("live reload on" in line for line in serve.out), "says live reload is on")
+        check(any("rendered in" in line for line in serve.err), "renders once at start")
+        check(any("live reload on" in line for line in serve.err), "says live reload is on")
         status, _, body = get(serve.port, "/")
         check(status == 200 and b"layerbench-live-reload" in body, "pages carry the reload script")
         on_disk = (scratch / "preview" / "index.html").read_bytes()

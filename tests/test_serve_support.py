@@ -45,8 +45,8 @@ class Serve:
         for line in stream:
             lines.append(line.rstrip("\n"))
 
-    def wait_for(self, pattern, timeout=30, stream="out"):
-        """The first line of stdout (or stderr) matching `pattern`, waiting up to `timeout` seconds."""
+    def wait_for(self, pattern, timeout=30, stream="err"):
+        """The first line of stderr (or stdout) matching `pattern`, waiting up to `timeout` seconds."""
         lines = self.out if stream == "out" else self.err
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
