@@ -21,7 +21,7 @@ const std::vector<Command>& commands()
     {"validate", "check datasets against the schema and the semantic rules", cmd_validate},
     {"diff", "compare two datasets cell by cell, with noise-aware verdicts", cmd_diff},
     {"merge", "combine the shards of one matrix run into one dataset", cmd_merge},
-    {"export", "write a dataset as CSV, one row per cell", cmd_export},
+    {"export", "write a dataset as CSV (one row per cell), or its citation as BibTeX or CFF", cmd_export},
     {"publish", "turn a local run into the next published version in data/", cmd_publish},
     {"render", "render the datasets in data/ into the static site", cmd_render},
     {"serve", "preview the site over local HTTP with live reload", cmd_serve},

@@ -67,9 +67,12 @@ TEST_CASE("layerbench validate")
           != std::string::npos);
     CHECK(outcome.output.find((folder.path() / "empty.json").string() + ": empty file, not a dataset") != std::string::npos);
   }
-  SUBCASE("no file: usage error, exit 2")
+  SUBCASE("no file: usage error, exit 2, naming the argument as the usage does")
   {
-    CHECK(run_layerbench("validate").status == 2);
+    const auto outcome = run_layerbench("validate");
+    CHECK(outcome.status == 2);
+    CHECK(outcome.output.find("validate: give at least one FILE") != std::string::npos);
+    CHECK(outcome.output.find("--file") == std::string::npos);
   }
   SUBCASE("the committed data folder is valid")
   {
@@ -92,6 +95,24 @@ TEST_CASE("layerbench diff")
     const auto json = nlohmann::json::parse(outcome.output);
     CHECK(json["summary"]["slower"] == 1);
     CHECK(json["cells"][0]["ratio"] == 2.0);
+  }
+  SUBCASE("one dataset missing: exit 2 naming B, not --b")
+  {
+    const auto outcome = run_layerbench("diff " + a);
+    CHECK(outcome.status == 2);
+    CHECK(outcome.output.find("diff: give the candidate dataset B") != std::string::npos);
+    CHECK(outcome.output.find("--b") == std::string::npos);
+  }
+  SUBCASE("two devices: a warning on stderr, and the comparison still")
+  {
+    auto other = test::measured();
+    other.environment->device.name = "Another CPU";
+    const auto c = write_dataset(folder, "c.json", other);
+    const auto outcome = run_layerbench("diff " + a + " " + c);
+    CHECK(outcome.status == 0);
+    CHECK(outcome.output.find("layerbench: warning: diff: " + a + " ran on cpu") != std::string::npos);
+    CHECK(outcome.output.find(c + " on cpu \"Another CPU\"") != std::string::npos);
+    CHECK(run_layerbench("diff " + a + " " + b).output.find("warning") == std::string::npos);
   }
   SUBCASE("a bad format: exit 2 naming --format")
   {

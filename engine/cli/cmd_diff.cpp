@@ -10,12 +10,35 @@ namespace po = boost::program_options;
 
 namespace layerbench::cli {
 
+namespace {
+
+std::string device_text(const dataset::Dataset& d)
+{
+  if (!d.environment) {
+    return "an unrecorded device";
+  }
+  return d.environment->device.type + " \"" + d.environment->device.name + "\"";
+}
+
+// The ratios of two devices measure the devices, not a change between runs; say so, but compare anyway.
+void warn_if_other_device(const dataset::Dataset& a, const std::string& a_name, const dataset::Dataset& b,
+                          const std::string& b_name)
+{
+  if (device_text(a) == device_text(b)) {
+    return;
+  }
+  std::cerr << "layerbench: warning: diff: " << a_name << " ran on " << device_text(a) << ", " << b_name
+            << " on " << device_text(b) << ": the ratios compare the devices, not two runs of one\n";
+}
+
+} // namespace
+
 int cmd_diff(const Arguments& arguments)
 {
   po::options_description options("diff options");
   options.add_options()("format", po::value<std::string>()->default_value("text"), "text, markdown or json");
   po::options_description hidden;
-  hidden.add_options()("a", po::value<std::string>()->required(), "baseline")("b", po::value<std::string>()->required(), "candidate");
+  hidden.add_options()("a", po::value<std::string>()->required(), "the baseline dataset A")("b", po::value<std::string>()->required(), "the candidate dataset B");
   po::positional_options_description positional;
   positional.add("a", 1).add("b", 1);
   const auto values = parse("diff", "A B [--format text|markdown|json]\n\nPer-cell ratio B/A of the median times. A cell is "
@@ -28,7 +51,10 @@ int cmd_diff(const Arguments& arguments)
   const auto format = dataset::parse_diff_format((*values)["format"].as<std::string>());
   const auto a_name = (*values)["a"].as<std::string>();
   const auto b_name = (*values)["b"].as<std::string>();
-  const auto result = dataset::diff(dataset::load(a_name), dataset::load(b_name));
+  const auto a = dataset::load(a_name);
+  const auto b = dataset::load(b_name);
+  warn_if_other_device(a, a_name, b, b_name);
+  const auto result = dataset::diff(a, b);
   std::cout << dataset::format_diff(result, a_name, b_name, format);
   return 0;
 }

@@ -18,7 +18,7 @@ int cmd_export(const Arguments& arguments)
   options.add_options()("format", po::value<std::string>()->required(), "csv, bibtex or cff")(
     "out", po::value<std::string>(), "write here (must not exist) instead of standard output");
   po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>()->required(), "dataset");
+  hidden.add_options()("file", po::value<std::string>()->required(), "the dataset FILE");
   po::positional_options_description positional;
   positional.add("file", 1);
   const auto values = parse("export", "FILE --format csv|bibtex|cff [--out F]\n\ncsv: one row per cell, the columns "

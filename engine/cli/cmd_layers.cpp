@@ -43,7 +43,9 @@ int cmd_layers(const Arguments& arguments)
   for (const auto& layer : described.layers) {
     std::cout << std::left << std::setw(20) << layer.name << std::setw(38) << layer.config << std::right
               << std::setw(12) << util::format_thousands(*layer.params) << std::setw(10)
-              << util::format_si(*layer.flops_per_sample) << "  " << dataset::to_string(layer.mode) << "\n";
+              << util::format_si(*layer.flops_per_sample) << "  " << dataset::to_string(layer.mode) << "\n"
+              << "    params = " << layer.params_formula << "\n"
+              << "    FLOPs per sample = " << layer.flops_formula << "\n";
   }
   return 0;
 }

@@ -16,7 +16,7 @@ int cmd_merge(const Arguments& arguments)
   po::options_description options("merge options");
   options.add_options()("out", po::value<std::string>()->required(), "the merged dataset (must not exist)");
   po::options_description hidden;
-  hidden.add_options()("shard", po::value<std::vector<std::string>>()->required(), "shard files");
+  hidden.add_options()("shard", po::value<std::vector<std::string>>()->required(), "at least one SHARD");
   po::positional_options_description positional;
   positional.add("shard", -1);
   const auto values = parse("merge", "SHARD... --out FILE\n\nCombines the shards of one run (layerbench run --shard I/N) "

@@ -13,7 +13,7 @@ int cmd_validate(const Arguments& arguments)
 {
   po::options_description options("validate options");
   po::options_description hidden;
-  hidden.add_options()("file", po::value<std::vector<std::string>>()->required(), "dataset or catalog files");
+  hidden.add_options()("file", po::value<std::vector<std::string>>()->required(), "at least one FILE");
   po::positional_options_description positional;
   positional.add("file", -1);
   const auto values = parse("validate", "FILE...\n\nChecks datasets (and data/catalog.json) against the schema and the "

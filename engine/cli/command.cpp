@@ -55,6 +55,14 @@ std::optional<po::variables_map> parse(const std::string& command,
       return std::nullopt;
     }
     po::notify(values);
+  } catch (const po::required_option& error) {
+    // A missing positional argument is named as the usage names it, never by its internal option name;
+    // the description of a hidden (positional) option is that name.
+    const std::string name = error.get_option_name().substr(error.get_option_name().find_first_not_of('-'));
+    if (const auto* argument = hidden.find_nothrow(name, false)) {
+      throw UsageError(command + ": give " + argument->description() + " (see 'layerbench " + command + " --help')");
+    }
+    throw UsageError(command + ": " + error.what() + " (see 'layerbench " + command + " --help')");
   } catch (const po::error& error) {
     throw UsageError(command + ": " + error.what() + " (see 'layerbench " + command + " --help')");
   }
