@@ -172,8 +172,12 @@ TEST_CASE("layerbench publish")
   test::TempFolder folder;
   const auto run = write_dataset(folder, "run.json", test::measured());
   const auto data = (folder.path() / "data").string();
-  const auto outcome =
-    run_layerbench("publish " + run + " --data " + data + " --title 'Test CPU, fp32' --creator 'Ada L.' --creator 'Alan T.'");
+  const auto refused = run_layerbench("publish " + run + " --data " + data);
+  CHECK(refused.status == 1);
+  CHECK(refused.output.find("--init") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(folder.path() / "data"));
+  const auto outcome = run_layerbench("publish " + run + " --data " + data
+                                      + " --init --title 'Test CPU, fp32' --creator 'Ada L.' --creator 'Alan T.'");
   REQUIRE(outcome.status == 0);
   CHECK(outcome.output.find("published test-cpu@1 as ") != std::string::npos);
   SUBCASE("the next publish is version 2 and replaces version 1")
