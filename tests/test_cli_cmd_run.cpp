@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -45,6 +47,20 @@ struct TempDir
 TEST_CASE("cli::cmd_run")
 {
   TempDir dir;
+  SUBCASE("a second run on the same --out is refused at once, and its checkpoint left alone")
+  {
+    const auto out = dir.path / "locked.json";
+    // What the first run holds while it measures.
+    const int held = ::open((out.string() + ".lock").c_str(), O_RDWR | O_CREAT, 0644);
+    REQUIRE(held >= 0);
+    REQUIRE(::flock(held, LOCK_EX | LOCK_NB) == 0);
+    const auto r = layerbench("run --device cpu --layers Dropout --batch-sizes 1 --cell-budget 0.01 --out " + out.string());
+    ::close(held);
+    CHECK(r.status == 1);
+    CHECK(r.output.find("another layerbench run is writing this output") != std::string::npos);
+    CHECK(!fs::exists(out));
+    CHECK(!fs::exists(out.string() + ".partial"));
+  }
   SUBCASE("--help lists every option with its default")
   {
     const auto r = layerbench("run --help");
@@ -133,6 +149,17 @@ TEST_CASE("cli::cmd_layers")
     CHECK(layers.size() == 14);
     for (const auto& layer : layers) {
       CHECK(layer["params"] == layer["params_counted"]);
+    }
+  }
+  SUBCASE("text lists every layer with its parameter and FLOP formulas")
+  {
+    const auto r = layerbench("layers");
+    REQUIRE(r.status == 0);
+    const auto layers = nlohmann::json::parse(layerbench("layers --format json").output);
+    for (const auto& layer : layers) {
+      CAPTURE(layer["name"]);
+      CHECK(r.output.find("params = " + layer["params_formula"].get<std::string>()) != std::string::npos);
+      CHECK(r.output.find("FLOPs per sample = " + layer["flops_formula"].get<std::string>()) != std::string::npos);
     }
   }
   SUBCASE("an unknown format is a usage error")

@@ -15,10 +15,14 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <cerrno>
 #include <iostream>
+#include <cstring>
+#include <fcntl.h>
 #include <set>
 #include <sstream>
 #include <unistd.h>
+#include <sys/file.h>
 #include <algorithm>
 
 namespace po = boost::program_options;
@@ -134,6 +138,37 @@ void apply_overrides(const po::variables_map& values, bench::MeasureSettings& se
 }
 
 // Fails before anything is measured if the result could not be written.
+// Held for the whole run, so that a second run on the same OUT is refused at once, before it measures
+// anything or touches the checkpoint. Unlike util::FileLock it never waits: waiting would only measure
+// on a busy machine. The kernel drops the lock when the process dies, so a crash leaves none behind.
+class RunLock
+{
+public:
+  explicit RunLock(const std::filesystem::path& out) : m_path(out.string() + ".lock")
+  {
+    m_fd = ::open(m_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (m_fd < 0) {
+      throw Error(m_path + ": cannot create the run's lock file: " + std::strerror(errno));
+    }
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+      ::close(m_fd);
+      throw Error(out.string() + ": another layerbench run is writing this output (it holds " + m_path
+                  + "); wait for it to finish, or choose another --out");
+    }
+  }
+  RunLock(const RunLock&) = delete;
+  RunLock& operator=(const RunLock&) = delete;
+  ~RunLock()
+  {
+    ::unlink(m_path.c_str());
+    ::close(m_fd);
+  }
+
+private:
+  std::string m_path;
+  int m_fd = -1;
+};
+
 void check_output(const std::filesystem::path& out, bench::Resume resume)
 {
   if (std::filesystem::exists(out)) {
@@ -207,6 +242,7 @@ int run(const po::variables_map& values)
   auto backend = bench::make_backend(choice);
   options.settings = bench::default_settings(backend->device().type());
   apply_overrides(values, options.settings);
+  const RunLock lock(options.out);
 
   std::cerr << "layerbench: measuring on " << (backend->device().is_cuda() ? "CUDA" : "CPU") << ", checkpoint "
             << bench::checkpoint_path(options.out).string() << "\n";
