@@ -4,6 +4,7 @@
 #include "dataset/io.hpp"
 #include "util/error.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 #include <filesystem>
 #include <unistd.h>
@@ -68,6 +69,10 @@ TEST_CASE("bench::run_matrix")
     CHECK(result.methodology->timer == "steady-clock");
     CHECK(result.methodology->layers == options.layers);
     CHECK(result.methodology->noise_metric == "iqr_over_median");
+    CHECK(result.methodology->cpu_memory_policy == "steady-state");
+    CHECK(result.methodology->precision.find("matmul ieee") != std::string::npos);
+    CHECK(!result.methodology->dispatch.empty());
+    CHECK(env.glibc_tunables.has_value());
 
     REQUIRE(result.layers.size() == 3);
     for (const auto& layer : result.layers) {
@@ -95,7 +100,17 @@ TEST_CASE("bench::run_matrix")
       CHECK(*cell.host_wall_median_ms > 0);
       CHECK(*cell.throughput_samples_per_s == doctest::Approx(1000.0 / s.median_ms));
       CHECK(*cell.cell_seconds > 0);
+      CHECK(*cell.page_faults_per_iteration >= 0);
+      REQUIRE(!cell.operators.empty());
     }
+    // Each cell names the operators of its layer, as Python's profiler would.
+    const auto has = [](const dataset::Cell& cell, const std::string& name) {
+      return std::any_of(cell.operators.begin(), cell.operators.end(), [&](const auto& op) { return op.name == name; });
+    };
+    CHECK(has(result.results[0], "aten::conv2d"));
+    CHECK(has(result.results[1], "aten::layer_norm"));
+    CHECK(has(result.results[2], "aten::dropout"));
+    CHECK(!has(result.results[1], "aten::conv2d"));
     // Conv2d holds its weights (73,856 floats) and input (64x32x32 floats) during the forward.
     CHECK(*result.results[0].peak_memory_bytes >= (73856 + 64 * 32 * 32) * 4);
     // The checkpoint holds every finished cell.

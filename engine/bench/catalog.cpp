@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/catalog.hpp"
 
+#include "bench/attention.hpp"
+
 #include "util/error.hpp"
 #include "util/suggest.hpp"
 
@@ -80,7 +82,7 @@ LayerSpec conv_transpose2d()
 LayerSpec linear()
 {
   constexpr int64_t in = 4096, out = 4096;
-  return {"Linear", "nn.Linear", "Linear(4096,4096)", "B x 4096",
+  LayerSpec spec{"Linear", "nn.Linear", "Linear(4096,4096)", "B x 4096",
           dataset::LayerMode::eval,
           "in*out + out",
           "2*in*out + out (bias)",
@@ -90,8 +92,15 @@ LayerSpec linear()
           [=] { return 2.0 * in * out; },
           [=] { return 1.0 * out; },
           [=](int64_t batch, torch::Device device) {
-            return single(nn::Linear(in, out), torch::randn({batch, in}, on(device)), device);
+            // LibTorch's LinearImpl::forward calls addmm directly for 2-D input; Python's calls aten::linear.
+            nn::Linear module(in, out);
+            module->to(device);
+            auto input = torch::randn({batch, in}, on(device));
+            return Instance{module.ptr(), [module, input]() { return torch::linear(input, module->weight, module->bias); }};
           }};
+  spec.dispatch = "the ATen operator of Python's nn.Linear, aten::linear (LibTorch's C++ module calls aten::addmm "
+                  "directly for 2-D input)";
+  return spec;
 }
 
 // Recurrent layers: gates G (4 for LSTM, 3 for GRU), hidden size H, L layers, D directions, T steps.
@@ -187,7 +196,7 @@ constexpr int64_t k_feedforward = 2048;
 
 LayerSpec multihead_attention()
 {
-  return {"MultiheadAttention", "nn.MultiheadAttention", "embed=512,8heads seq=512", "512 x B x 512 (query = key = value)",
+  LayerSpec spec{"MultiheadAttention", "nn.MultiheadAttention", "embed=512,8heads seq=512", "512 x B x 512 (query = key = value)",
           dataset::LayerMode::eval,
           "4*d^2 + 4*d",
           "8*d^2*S + 4*S^2*d + 5*d*S (biases, scaling) + 4*h*S^2 (softmax)",
@@ -200,15 +209,21 @@ LayerSpec multihead_attention()
             nn::MultiheadAttention module(nn::MultiheadAttentionOptions(k_attention.d, k_attention.heads));
             module->to(device);
             auto input = torch::randn({k_attention.seq, batch, k_attention.d}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input, input, input)); }};
+            return Instance{module.ptr(), [module, input]() mutable {
+                              return self_attention_like_python(*module, input, NeedWeights::yes);
+                            }};
           }};
+  spec.dispatch = "the ATen operators of Python's nn.MultiheadAttention called as mha(x, x, x) (need_weights=True: "
+                  "bmm, softmax, bmm, head-averaged weights), called directly on the C++ module's parameters; "
+                  "LibTorch's C++ forward would also run torch::equal(query, key) and torch::equal(key, value)";
+  return spec;
 }
 
 LayerSpec transformer_encoder()
 {
   constexpr auto a = k_attention;
   constexpr int64_t ff = k_feedforward;
-  return {"TransformerEncoder", "nn.TransformerEncoder", "d=512,8heads,ff=2048 seq=512", "512 x B x 512",
+  LayerSpec spec{"TransformerEncoder", "nn.TransformerEncoder", "d=512,8heads,ff=2048 seq=512", "512 x B x 512",
           dataset::LayerMode::eval,
           "attention (4*d^2 + 4*d) + feed-forward (2*d*d_ff + d_ff + d) + two LayerNorms (4*d)",
           "attention (as MultiheadAttention) + 4*d*d_ff*S + (d_ff + d)*S (biases) + d_ff*S (ReLU) "
@@ -224,8 +239,20 @@ LayerSpec transformer_encoder()
           [=](int64_t batch, torch::Device device) {
             nn::TransformerEncoder module(
               nn::TransformerEncoderOptions(nn::TransformerEncoderLayerOptions(a.d, a.heads).dim_feedforward(ff), 1));
-            return single(module, torch::randn({a.seq, batch, a.d}, on(device)), device);
+            module->to(device);
+            auto input = torch::randn({a.seq, batch, a.d}, on(device));
+            return Instance{module.ptr(), [module, input]() mutable {
+                              auto output = input;
+                              for (const auto& layer : *module->layers) {
+                                output = encoder_layer_like_python(*layer->as<nn::TransformerEncoderLayerImpl>(), output);
+                              }
+                              return output;
+                            }};
           }};
+  spec.dispatch = "the ATen operators of Python's nn.TransformerEncoderLayer (self-attention without weights through "
+                  "scaled_dot_product_attention, ReLU feed-forward, post-norm), called directly on the C++ module's "
+                  "parameters; LibTorch's C++ layer would ask for the attention weights and run bmm + softmax";
+  return spec;
 }
 
 LayerSpec batch_norm2d()
@@ -392,6 +419,9 @@ dataset::Layer describe(const LayerSpec& spec)
   layer.flops_per_sample = spec.flops();
   layer.flops_formula = spec.flops_formula + k_values + spec.flops_values;
   layer.matmul_flops_per_sample = spec.matmul_flops();
+  layer.dispatch = spec.dispatch.empty()
+                     ? "LibTorch's C++ module, which dispatches the same ATen operators as Python's " + spec.module
+                     : spec.dispatch;
   return layer;
 }
 

@@ -50,6 +50,8 @@ struct LayerSpec
   std::function<double()> matmul_flops;        // per sample
   std::function<double()> elementwise_flops;   // per sample
   std::function<Instance(int64_t batch_size, torch::Device device)> instantiate;
+  // How the forward is called, where it is not simply the C++ module (see bench/attention.hpp).
+  std::string dispatch;
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };

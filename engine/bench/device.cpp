@@ -8,6 +8,7 @@
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sys/utsname.h>
@@ -128,9 +129,44 @@ void describe_host(dataset::Environment& environment)
   environment.threads = at::get_num_threads();
   environment.blas = blas(config, parallel);
   environment.os = operating_system();
-  environment.matmul_allow_tf32 = at::globalContext().allowTF32CuBLAS();
-  environment.cudnn_allow_tf32 = at::globalContext().allowTF32CuDNN();
+  // Read through the float32-precision API only: once use_ieee_float32() has set it, the legacy allowTF32 getters
+  // throw ("mix of the legacy and new APIs").
+  const auto& context = at::globalContext();
+  environment.matmul_allow_tf32
+      = context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL) == at::Float32Precision::TF32;
+  environment.cudnn_allow_tf32
+      = context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV) == at::Float32Precision::TF32;
   environment.cudnn_benchmark = at::globalContext().benchmarkCuDNN();
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  environment.glibc_tunables = tunables ? tunables : "";
+}
+
+void use_ieee_float32()
+{
+  auto& context = at::globalContext();
+  for (const auto backend : {at::Float32Backend::CUDA, at::Float32Backend::MKLDNN}) {
+    for (const auto op : {at::Float32Op::MATMUL, at::Float32Op::CONV, at::Float32Op::RNN}) {
+      context.setFloat32Precision(backend, op, at::Float32Precision::IEEE);
+    }
+  }
+}
+
+std::string precision_in_force()
+{
+  const auto& context = at::globalContext();
+  const auto precision = [&](at::Float32Backend backend, at::Float32Op op) {
+    return at::precision2str(context.float32Precision(backend, op));
+  };
+  std::string text = "float32 tensors and parameters; TF32 and other reduced precisions set off explicitly before the "
+                     "first cell. In force during this run:";
+  const std::pair<at::Float32Backend, const char*> backends[] = {{at::Float32Backend::MKLDNN, "CPU (oneDNN)"},
+                                                                {at::Float32Backend::CUDA, "CUDA (cuBLAS, cuDNN)"}};
+  for (const auto& [backend, name] : backends) {
+    text += std::string(" ") + name + ": matmul " + precision(backend, at::Float32Op::MATMUL) + ", convolution "
+            + precision(backend, at::Float32Op::CONV) + ", RNN " + precision(backend, at::Float32Op::RNN) + ";";
+  }
+  text.back() = '.';
+  return text + " The CPU's other kernels (MKL, ATen's own) compute in IEEE fp32.";
 }
 
 } // namespace layerbench::bench

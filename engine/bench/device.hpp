@@ -61,4 +61,11 @@ std::unique_ptr<DeviceBackend> make_backend(DeviceChoice choice);
 // Facts about the host and the torch build, filled in for every device.
 void describe_host(dataset::Environment& environment);
 
+// float32 means IEEE fp32 everywhere: PyTorch 2.11 runs cuDNN convolutions and RNNs in TF32 unless
+// told otherwise, while cuBLAS matmuls stay IEEE. Set explicitly, before any cell, on every backend.
+void use_ieee_float32();
+
+// The float32 precision of each backend and operation in force, in words, for the methodology.
+std::string precision_in_force();
+
 } // namespace layerbench::bench

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "bench/measure.hpp"
 
+#include "bench/cpu_memory.hpp"
+#include "bench/profile.hpp"
+
 #include <chrono>
 #include <cmath>
 
@@ -36,6 +39,7 @@ struct Sampling
   std::vector<double> device_ms; // per iteration
   std::vector<double> host_ms;
   Verdict verdict = Verdict::continue_sampling;
+  double page_faults_per_iteration = 0;
 };
 
 std::optional<Sampling> sample(DeviceBackend& backend,
@@ -46,6 +50,7 @@ std::optional<Sampling> sample(DeviceBackend& backend,
                                const std::atomic<bool>& interrupted)
 {
   Sampling result;
+  const int64_t faults_before = minor_page_faults();
   while (result.verdict == Verdict::continue_sampling) {
     if (interrupted.load()) {
       return std::nullopt;
@@ -55,6 +60,8 @@ std::optional<Sampling> sample(DeviceBackend& backend,
     result.host_ms.push_back(block.host_seconds * 1000.0 / static_cast<double>(iterations));
     result.verdict = decide(rule, result.device_ms, seconds_since(cell_start));
   }
+  const auto timed_iterations = static_cast<double>(iterations) * static_cast<double>(result.device_ms.size());
+  result.page_faults_per_iteration = static_cast<double>(minor_page_faults() - faults_before) / timed_iterations;
   return result;
 }
 
@@ -100,6 +107,7 @@ dataset::Cell summarise(const LayerSpec& spec,
   cell.first_call_ms = first_call_ms;
   cell.host_wall_median_ms = summarize(sampling.host_ms).median;
   cell.peak_memory_bytes = peak_memory;
+  cell.page_faults_per_iteration = sampling.page_faults_per_iteration;
   const double seconds = device.median / 1000.0;
   if (seconds > 0) {
     cell.throughput_samples_per_s = batch_size / seconds;
@@ -153,6 +161,11 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
       return std::nullopt;
     }
     auto cell = summarise(spec, batch_size, *sampling, iterations, first_call_ms, peak_memory);
+    // After the timing, so the profiler's own cost never reaches a sample.
+    auto profile = profile_forward(forward, [&backend] { backend.synchronize(); },
+                                   backend.device().is_cuda() ? ProfileDevice::cuda : ProfileDevice::cpu);
+    cell.operators = std::move(profile.operators);
+    cell.kernels = std::move(profile.kernels);
     cell.cell_seconds = seconds_since(cell_start);
     return cell;
   } catch (const std::exception& error) {

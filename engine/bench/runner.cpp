@@ -27,6 +27,13 @@ const char* const k_flop_convention =
   "exp, tanh, sigmoid and other transcendentals, random number generation, memory movement (Embedding: 0), the "
   "head-averaged attention weights. Per sample; a cell's work is that times the batch size.";
 
+const char* const k_dispatch =
+  "each layer runs the ATen operators that Python's torch.nn module runs when built with the reference page's "
+  "arguments and defaults for the rest, called as its documentation shows (MultiheadAttention as mha(x, x, x)), in "
+  "eval() under inference mode (Dropout in train mode); where LibTorch's C++ module dispatches other operators, the "
+  "catalog calls Python's operators directly (layers[].dispatch says which). The operators of one profiled forward "
+  "are recorded per cell, and a test checks that their set equals the Python module's.";
+
 std::string slug(const std::string& text)
 {
   std::string result;
@@ -64,6 +71,10 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.memory_method = backend.memory_method();
   m.speed_class_rule = dataset::speed_class_rule();
   m.shard = options.shard;
+  m.cpu_memory_policy = to_string(options.cpu_memory);
+  m.cpu_memory_policy_text = describe(options.cpu_memory);
+  m.precision = precision_in_force();
+  m.dispatch = k_dispatch;
   return m;
 }
 
@@ -159,6 +170,9 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   if (options.threads > 0) {
     at::set_num_threads(options.threads);
   }
+  // Before the first cell, so that no cell sees another regime or the previous cells' history.
+  apply(options.cpu_memory);
+  use_ieee_float32();
   const auto checkpoint = checkpoint_path(options.out);
   auto result = new_dataset(options, layers, backend);
   if (options.resume == Resume::yes) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "bench/cpu_memory.hpp"
 #include "bench/device.hpp"
 #include "bench/measure.hpp"
 #include "dataset/dataset.hpp"
@@ -22,6 +23,7 @@ struct RunOptions
   std::filesystem::path out;
   Resume resume = Resume::no;
   int threads = 0; // 0: torch's default
+  CpuMemoryPolicy cpu_memory = CpuMemoryPolicy::steady_state;
   // Which cells of the matrix this process measures; "i/n", empty for all.
   std::string shard;
   std::string command_line; // for provenance

@@ -6,6 +6,7 @@
 #if LAYERBENCH_WITH_TORCH
 
 #include "bench/catalog.hpp"
+#include "bench/cpu_memory.hpp"
 #include "bench/runner.hpp"
 #include "dataset/shard.hpp"
 #include "dataset/io.hpp"
@@ -14,15 +15,15 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cerrno>
-#include <iostream>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <iostream>
 #include <set>
 #include <sstream>
-#include <unistd.h>
 #include <sys/file.h>
+#include <unistd.h>
 #include <algorithm>
 
 namespace po = boost::program_options;
@@ -137,7 +138,6 @@ void apply_overrides(const po::variables_map& values, bench::MeasureSettings& se
   }
 }
 
-// Fails before anything is measured if the result could not be written.
 // Held for the whole run, so that a second run on the same OUT is refused at once, before it measures
 // anything or touches the checkpoint. Unlike util::FileLock it never waits: waiting would only measure
 // on a busy machine. The kernel drops the lock when the process dies, so a crash leaves none behind.
@@ -169,15 +169,27 @@ private:
   int m_fd = -1;
 };
 
+std::filesystem::path output_directory(const std::filesystem::path& out)
+{
+  return out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
+}
+
+// Checked before the run's lock is taken beside OUT, so a missing directory is named as such.
+void check_directory(const std::filesystem::path& out)
+{
+  const auto directory = output_directory(out);
+  if (!std::filesystem::is_directory(directory)) {
+    throw Error(out.string() + ": cannot write: directory " + directory.string() + " does not exist");
+  }
+}
+
+// Fails before anything is measured if the result could not be written.
 void check_output(const std::filesystem::path& out, bench::Resume resume)
 {
   if (std::filesystem::exists(out)) {
     throw Error(out.string() + ": already exists; a dataset is never overwritten (choose another --out)");
   }
-  const auto directory = out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
-  if (!std::filesystem::is_directory(directory)) {
-    throw Error(out.string() + ": cannot write: directory " + directory.string() + " does not exist");
-  }
+  const auto directory = output_directory(out);
   const auto checkpoint = bench::checkpoint_path(out);
   if (resume == bench::Resume::no && std::filesystem::exists(checkpoint)) {
     throw Error(checkpoint.string() + ": an interrupted run left its checkpoint here; continue it with --resume, "
@@ -203,6 +215,9 @@ po::options_description run_options()
     ("resume", "continue an interrupted run from OUT.partial")
     ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"); see 'layerbench merge'")
     ("threads", po::value<int>()->default_value(0), "intra-op threads for the CPU (0: torch's default)")
+    ("cpu-memory", po::value<std::string>()->default_value("steady-state"),
+     "how host memory freed by a forward is treated: steady-state (reused, no page faults in the timed loop), "
+     "fresh-pages (mapped afresh, page faults every forward) or system (malloc as the environment set it)")
     ("warmup", po::value<double>(), "warm-up seconds after the first call (default: CPU 0.05, CUDA 0.2)")
     ("warmup-iterations", po::value<int>(), "at least this many warm-up iterations (default: CPU 1, CUDA 3)")
     ("block-target", po::value<double>(), "seconds one timed block of iterations lasts at least (default: CPU 0.01, CUDA 0.001)")
@@ -225,6 +240,7 @@ int run(const po::variables_map& values)
   options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
   options.threads = values["threads"].as<int>();
   require(options.threads >= 0, "--threads: must be 0 or more");
+  options.cpu_memory = bench::parse_cpu_memory_policy(values["cpu-memory"].as<std::string>());
   if (values.count("shard")) {
     options.shard = values["shard"].as<std::string>();
     dataset::parse_shard(options.shard);
@@ -237,12 +253,13 @@ int run(const po::variables_map& values)
   }
   options.out = out;
   options.command_line = invocation();
+  check_directory(options.out);
+  const RunLock lock(options.out);
   check_output(options.out, options.resume);
 
   auto backend = bench::make_backend(choice);
   options.settings = bench::default_settings(backend->device().type());
   apply_overrides(values, options.settings);
-  const RunLock lock(options.out);
 
   std::cerr << "layerbench: measuring on " << (backend->device().is_cuda() ? "CUDA" : "CPU") << ", checkpoint "
             << bench::checkpoint_path(options.out).string() << "\n";

@@ -25,7 +25,9 @@ struct SchemaVersion
   int patch = 0;
 };
 // 1.1.0 added methodology.shard and provenance.source.{device, software, torch_version, notes}.
-inline constexpr SchemaVersion k_schema_version{1, 1, 0};
+// 1.2.0 added methodology.{cpu_memory_policy, cpu_memory_policy_text, precision, dispatch},
+// environment.glibc_tunables, layers[].dispatch and results[].{page_faults_per_iteration, operators, kernels}.
+inline constexpr SchemaVersion k_schema_version{1, 2, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -103,6 +105,9 @@ struct Environment
   bool matmul_allow_tf32 = false;
   bool cudnn_allow_tf32 = false;
   bool cudnn_benchmark = false;
+  // The GLIBC_TUNABLES variable at start ("" when unset): it changes malloc unless the run's CPU memory
+  // policy overrides it. Absent in files older than 1.2.0.
+  std::optional<std::string> glibc_tunables;
 };
 
 struct Methodology
@@ -124,6 +129,12 @@ struct Methodology
   std::string speed_class_rule;
   bool inference_mode = true;
   std::string shard; // "2/4" when the run measured one shard of the matrix (dataset/shard.hpp); empty for all
+  // How freed host memory is handled during the timed loop: "steady-state", "fresh-pages" or "system"
+  // (bench/cpu_memory.hpp). Empty in files older than 1.2.0, which measured under "system".
+  std::string cpu_memory_policy;
+  std::string cpu_memory_policy_text;
+  std::string precision; // what float32 means on each backend (TF32 and the like)
+  std::string dispatch;  // what "the operators Python's module runs" means for this run
 };
 
 struct Layer
@@ -140,6 +151,7 @@ struct Layer
   std::string flops_formula;
   std::optional<double> matmul_flops_per_sample; // the part an op-level counter (FlopCounterMode) sees
   std::string speed_class; // "Fastest" ... "Very Slow"
+  std::string dispatch;    // how the forward is called: the C++ module, or the ATen operators Python's module calls
 };
 
 struct Stats // milliseconds per forward pass of one batch
@@ -156,6 +168,23 @@ struct Stats // milliseconds per forward pass of one batch
   std::optional<bool> noise_target_met;
 };
 
+// One ATen operator seen in a profiled forward pass of a cell.
+struct Operator
+{
+  std::string name; // "aten::conv2d"
+  int64_t calls = 0;
+  double self_cpu_fraction = 0; // of the forward's host time spent in the operator itself, children excluded
+  std::optional<double> self_device_fraction; // CUDA: of the kernel time launched by it
+};
+
+// One GPU kernel seen in a profiled forward pass (CUDA runs only).
+struct Kernel
+{
+  std::string name;
+  int64_t calls = 0;
+  double device_fraction = 0;
+};
+
 struct Cell
 {
   std::string layer;
@@ -169,6 +198,10 @@ struct Cell
   std::optional<double> throughput_samples_per_s;
   std::optional<double> achieved_flop_per_s;
   std::optional<double> cell_seconds; // wall time spent on the cell, warm-up included
+  // Minor page faults of the whole process per timed iteration: ~0 when freed memory is reused.
+  std::optional<double> page_faults_per_iteration;
+  std::vector<Operator> operators; // empty when not profiled
+  std::vector<Kernel> kernels;
 };
 
 struct Dataset

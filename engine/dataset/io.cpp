@@ -52,7 +52,7 @@ OrderedJson to_json(const Environment& environment)
   device["driver"] = environment.device.driver;
   device["cuda_runtime"] = environment.device.cuda_runtime;
   device["cudnn"] = environment.device.cudnn;
-  return {{"device", device},
+  OrderedJson json{{"device", device},
           {"torch_version", environment.torch_version},
           {"torch_git_hash", environment.torch_git_hash},
           {"compiler", environment.compiler},
@@ -64,6 +64,10 @@ OrderedJson to_json(const Environment& environment)
           {"matmul_allow_tf32", environment.matmul_allow_tf32},
           {"cudnn_allow_tf32", environment.cudnn_allow_tf32},
           {"cudnn_benchmark", environment.cudnn_benchmark}};
+  if (environment.glibc_tunables) {
+    json["glibc_tunables"] = *environment.glibc_tunables;
+  }
+  return json;
 }
 
 OrderedJson to_json(const Methodology& m)
@@ -85,6 +89,10 @@ OrderedJson to_json(const Methodology& m)
           {"memory_method", m.memory_method},
           {"speed_class_rule", m.speed_class_rule}};
   put_text(json, "shard", m.shard);
+  put_text(json, "cpu_memory_policy", m.cpu_memory_policy);
+  put_text(json, "cpu_memory_policy_text", m.cpu_memory_policy_text);
+  put_text(json, "precision", m.precision);
+  put_text(json, "dispatch", m.dispatch);
   return json;
 }
 
@@ -102,6 +110,7 @@ OrderedJson to_json(const Layer& layer)
   put_text(json, "flops_formula", layer.flops_formula);
   put(json, "matmul_flops_per_sample", layer.matmul_flops_per_sample);
   put_text(json, "speed_class", layer.speed_class);
+  put_text(json, "dispatch", layer.dispatch);
   return json;
 }
 
@@ -133,6 +142,21 @@ OrderedJson to_json(const Cell& cell)
   put(json, "throughput_samples_per_s", cell.throughput_samples_per_s);
   put(json, "achieved_flop_per_s", cell.achieved_flop_per_s);
   put(json, "cell_seconds", cell.cell_seconds);
+  put(json, "page_faults_per_iteration", cell.page_faults_per_iteration);
+  if (!cell.operators.empty()) {
+    auto& operators = json["operators"] = OrderedJson::array();
+    for (const auto& op : cell.operators) {
+      OrderedJson entry{{"name", op.name}, {"calls", op.calls}, {"self_cpu_fraction", op.self_cpu_fraction}};
+      put(entry, "self_device_fraction", op.self_device_fraction);
+      operators.push_back(entry);
+    }
+  }
+  if (!cell.kernels.empty()) {
+    auto& kernels = json["kernels"] = OrderedJson::array();
+    for (const auto& kernel : cell.kernels) {
+      kernels.push_back({{"name", kernel.name}, {"calls", kernel.calls}, {"device_fraction", kernel.device_fraction}});
+    }
+  }
   return json;
 }
 
@@ -238,6 +262,11 @@ Environment parse_environment(Reader reader)
   environment.matmul_allow_tf32 = reader.boolean("matmul_allow_tf32");
   environment.cudnn_allow_tf32 = reader.boolean("cudnn_allow_tf32");
   environment.cudnn_benchmark = reader.boolean("cudnn_benchmark");
+  if (reader.has("glibc_tunables")) {
+    environment.glibc_tunables = reader.text("glibc_tunables");
+  } else {
+    reader.allow_null("glibc_tunables");
+  }
   reader.done();
   return environment;
 }
@@ -262,6 +291,10 @@ Methodology parse_methodology(Reader reader)
   m.memory_method = reader.text("memory_method");
   m.speed_class_rule = reader.text("speed_class_rule");
   m.shard = reader.optional_text("shard");
+  m.cpu_memory_policy = reader.optional_text("cpu_memory_policy");
+  m.cpu_memory_policy_text = reader.optional_text("cpu_memory_policy_text");
+  m.precision = reader.optional_text("precision");
+  m.dispatch = reader.optional_text("dispatch");
   reader.done();
   return m;
 }
@@ -281,6 +314,7 @@ Layer parse_layer(Reader reader)
   layer.flops_formula = reader.optional_text("flops_formula");
   layer.matmul_flops_per_sample = reader.optional<double>("matmul_flops_per_sample", &Reader::number);
   layer.speed_class = reader.optional_text("speed_class");
+  layer.dispatch = reader.optional_text("dispatch");
   reader.done();
   return layer;
 }
@@ -302,6 +336,47 @@ Stats parse_stats(Reader reader)
   return stats;
 }
 
+// Every element of the array `key` read by `parse_one`; an absent or null key is an empty list.
+template<typename T, typename ParseOne>
+std::vector<T> parse_list(Reader& reader, const std::string& key, ParseOne parse_one)
+{
+  std::vector<T> result;
+  if (!reader.has(key)) {
+    reader.allow_null(key);
+    return result;
+  }
+  const auto& items = reader.array(key);
+  for (size_t i = 0; i < items.size(); ++i) {
+    Reader item(items[i], reader.at(key) + "/" + std::to_string(i), reader.origin());
+    result.push_back(parse_one(item));
+    item.done();
+  }
+  return result;
+}
+
+std::vector<Operator> parse_operators(Reader& reader)
+{
+  return parse_list<Operator>(reader, "operators", [](Reader& item) {
+    Operator op;
+    op.name = item.text("name");
+    op.calls = item.integer("calls");
+    op.self_cpu_fraction = item.number("self_cpu_fraction");
+    op.self_device_fraction = item.optional<double>("self_device_fraction", &Reader::number);
+    return op;
+  });
+}
+
+std::vector<Kernel> parse_kernels(Reader& reader)
+{
+  return parse_list<Kernel>(reader, "kernels", [](Reader& item) {
+    Kernel kernel;
+    kernel.name = item.text("name");
+    kernel.calls = item.integer("calls");
+    kernel.device_fraction = item.number("device_fraction");
+    return kernel;
+  });
+}
+
 Cell parse_cell(Reader reader)
 {
   Cell cell;
@@ -320,6 +395,9 @@ Cell parse_cell(Reader reader)
   cell.throughput_samples_per_s = reader.optional<double>("throughput_samples_per_s", &Reader::number);
   cell.achieved_flop_per_s = reader.optional<double>("achieved_flop_per_s", &Reader::number);
   cell.cell_seconds = reader.optional<double>("cell_seconds", &Reader::number);
+  cell.page_faults_per_iteration = reader.optional<double>("page_faults_per_iteration", &Reader::number);
+  cell.operators = parse_operators(reader);
+  cell.kernels = parse_kernels(reader);
   reader.done();
   return cell;
 }

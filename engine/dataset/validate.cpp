@@ -189,6 +189,27 @@ void check_stats(const Stats& stats, const std::string& pointer, Checker& checke
   }
 }
 
+// The operators and kernels of one profiled forward: each named once, shares between 0 and 1.
+void check_profile(const Cell& cell, const std::string& pointer, Checker& checker)
+{
+  std::set<std::string> names;
+  for (size_t i = 0; i < cell.operators.size(); ++i) {
+    const auto& op = cell.operators[i];
+    const auto at = pointer + "/operators/" + std::to_string(i);
+    if (op.name.empty() || !names.insert(op.name).second) {
+      checker.add(at + "/name", "operator \"" + op.name + "\" is empty or listed twice");
+    }
+    checker.at_least(at + "/calls", static_cast<double>(op.calls), 1, 1e9);
+    checker.at_least(at + "/self_cpu_fraction", op.self_cpu_fraction, 0, 1);
+    checker.at_least(at + "/self_device_fraction", op.self_device_fraction, 0, 1);
+  }
+  for (size_t i = 0; i < cell.kernels.size(); ++i) {
+    const auto at = pointer + "/kernels/" + std::to_string(i);
+    checker.at_least(at + "/calls", static_cast<double>(cell.kernels[i].calls), 1, 1e9);
+    checker.at_least(at + "/device_fraction", cell.kernels[i].device_fraction, 0, 1);
+  }
+}
+
 void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
 {
   if (cell.batch_size < 1) {
@@ -218,6 +239,8 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
   checker.at_least(pointer + "/throughput_samples_per_s", cell.throughput_samples_per_s, 0, 1e15);
   checker.at_least(pointer + "/achieved_flop_per_s", cell.achieved_flop_per_s, 0, 1e21);
   checker.at_least(pointer + "/cell_seconds", cell.cell_seconds, 0, 1e7);
+  checker.at_least(pointer + "/page_faults_per_iteration", cell.page_faults_per_iteration, 0, 1e12);
+  check_profile(cell, pointer, checker);
 }
 
 void check_results(const Dataset& dataset, Checker& checker)
@@ -265,6 +288,10 @@ void check_methodology(const Dataset& dataset, Checker& checker)
     return;
   }
   const auto& m = *dataset.methodology;
+  const auto& policy = m.cpu_memory_policy;
+  if (!policy.empty() && policy != "steady-state" && policy != "fresh-pages" && policy != "system") {
+    checker.add("/methodology/cpu_memory_policy", "\"" + policy + "\" is not steady-state, fresh-pages or system");
+  }
   if (!m.shard.empty()) {
     try {
       parse_shard(m.shard);
