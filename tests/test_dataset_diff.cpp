@@ -83,6 +83,42 @@ TEST_CASE("dataset::diff")
   }
 }
 
+TEST_CASE("dataset::diff settings and page faults")
+{
+  auto a = test::measured();
+  auto b = test::measured();
+  b.methodology->cpu_memory_policy = "steady-state";
+  test::cell_of(a, "Linear", 1).page_faults_per_iteration = 2500.0;
+  test::cell_of(b, "Linear", 1).page_faults_per_iteration = 0.0;
+  const auto result = dataset::diff(a, b);
+  SUBCASE("a setting that differs is named, and a file without it reads 'not recorded'")
+  {
+    REQUIRE(result.settings.size() == 1);
+    CHECK(result.settings[0].name == "CPU memory policy");
+    CHECK(result.settings[0].a == "not recorded");
+    CHECK(result.settings[0].b == "steady-state");
+  }
+  SUBCASE("equal settings give none")
+  {
+    CHECK(dataset::diff(b, b).settings.empty());
+  }
+  SUBCASE("the text shows the setting and each cell's page faults")
+  {
+    const auto text = dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::text);
+    CHECK(text.find("settings that differ:\n  CPU memory policy\n    A: not recorded\n    B: steady-state") != std::string::npos);
+    CHECK(text.find("page faults/iteration A -> B") != std::string::npos);
+    CHECK(text.find(" 2500 -> 0\n") != std::string::npos);
+  }
+  SUBCASE("markdown and json carry them too")
+  {
+    const auto markdown = dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::markdown);
+    CHECK(markdown.find("| CPU memory policy | not recorded | steady-state |") != std::string::npos);
+    const auto json = nlohmann::json::parse(dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::json));
+    CHECK(json["settings"][0]["b"] == "steady-state");
+    CHECK(json["cells"][0]["a_page_faults_per_iteration"] == 2500.0);
+  }
+}
+
 TEST_CASE("dataset::format_diff")
 {
   auto b = test::measured();

@@ -53,9 +53,11 @@ const Stats* timed(const Cell* cell)
 
 CellChange compare(const std::string& layer, int batch_size, const Cell* a, const Cell* b)
 {
-  CellChange change{layer, batch_size, std::nullopt, std::nullopt, std::nullopt, Change::missing};
+  CellChange change{layer, batch_size};
   const Stats* sa = timed(a);
   const Stats* sb = timed(b);
+  change.a_page_faults = a ? a->page_faults_per_iteration : std::nullopt;
+  change.b_page_faults = b ? b->page_faults_per_iteration : std::nullopt;
   if (sa) {
     change.a_ms = sa->median_ms;
   }
@@ -93,11 +95,52 @@ void count(DiffSummary& summary, Change change)
   }
 }
 
+const char* k_not_recorded = "not recorded";
+
+std::string or_not_recorded(const std::string& text) { return text.empty() ? k_not_recorded : text; }
+
+// The settings compared, each as text; a file that predates a field reads "not recorded".
+std::vector<std::pair<std::string, std::string>> settings_of(const Dataset& d)
+{
+  std::vector<std::pair<std::string, std::string>> settings;
+  if (d.methodology) {
+    const auto& m = *d.methodology;
+    settings.emplace_back("CPU memory policy", or_not_recorded(m.cpu_memory_policy));
+    settings.emplace_back("precision", or_not_recorded(m.precision));
+    settings.emplace_back("timer", or_not_recorded(m.timer));
+    settings.emplace_back("noise target", util::format_significant(m.noise_target, 3));
+    settings.emplace_back("inference mode", m.inference_mode ? "on" : "off");
+  }
+  if (d.environment) {
+    const auto& e = *d.environment;
+    settings.emplace_back("device", e.device.type + " " + e.device.name);
+    settings.emplace_back("threads", std::to_string(e.threads));
+    settings.emplace_back("torch", or_not_recorded(e.torch_version));
+    settings.emplace_back("GLIBC_TUNABLES", e.glibc_tunables ? (e.glibc_tunables->empty() ? "unset" : *e.glibc_tunables)
+                                                               : k_not_recorded);
+  }
+  return settings;
+}
+
+std::vector<SettingChange> compare_settings(const Dataset& a, const Dataset& b)
+{
+  std::vector<SettingChange> changes;
+  const auto in_b = settings_of(b);
+  for (const auto& [name, value] : settings_of(a)) {
+    const auto other = std::find_if(in_b.begin(), in_b.end(), [&](const auto& s) { return s.first == name; });
+    if (other != in_b.end() && other->second != value) {
+      changes.push_back({name, value, other->second});
+    }
+  }
+  return changes;
+}
+
 } // namespace
 
 DiffResult diff(const Dataset& a, const Dataset& b)
 {
   DiffResult result;
+  result.settings = compare_settings(a, b);
   for (const auto& cell : a.results) {
     result.cells.push_back(compare(cell.layer, cell.batch_size, &cell, find_cell(b, cell.layer, cell.batch_size)));
   }
@@ -150,17 +193,39 @@ std::string summary_line(const DiffSummary& s)
 const char* k_rule = "beyond noise: the [p25, p75] intervals do not overlap and |B/A - 1| exceeds both runs' "
                      "(p75 - p25) / median; a run without quartiles counts as the point [median, median]";
 
+bool has_page_faults(const DiffResult& result)
+{
+  return std::any_of(result.cells.begin(), result.cells.end(),
+                     [](const CellChange& c) { return c.a_page_faults || c.b_page_faults; });
+}
+
+std::string faults(const std::optional<double>& value)
+{
+  return value ? util::format_significant(*value, 3) : std::string("-");
+}
+
 std::string as_text(const DiffResult& result, const std::string& a_name, const std::string& b_name)
 {
   std::ostringstream out;
   out << "A: " << a_name << "\nB: " << b_name << "\n\n";
-  char row[160];
-  std::snprintf(row, sizeof row, "%-20s %6s %10s %10s %8s  %s\n", "layer", "batch", "A ms", "B ms", "B/A", "change");
+  if (!result.settings.empty()) {
+    out << "settings that differ:\n";
+    for (const auto& setting : result.settings) {
+      out << "  " << setting.name << "\n    A: " << setting.a << "\n    B: " << setting.b << "\n";
+    }
+    out << "\n";
+  }
+  const bool with_faults = has_page_faults(result);
+  char row[200];
+  std::snprintf(row, sizeof row, "%-20s %6s %10s %10s %8s  %-10s%s\n", "layer", "batch", "A ms", "B ms", "B/A", "change",
+                with_faults ? " page faults/iteration A -> B" : "");
   out << row;
   for (const auto& cell : result.cells) {
-    std::snprintf(row, sizeof row, "%-20s %6d %10s %10s %8s  %s\n", cell.layer.c_str(), cell.batch_size,
+    const std::string fault_text
+        = with_faults ? " " + faults(cell.a_page_faults) + " -> " + faults(cell.b_page_faults) : "";
+    std::snprintf(row, sizeof row, "%-20s %6d %10s %10s %8s  %-10s%s\n", cell.layer.c_str(), cell.batch_size,
                   milliseconds(cell.a_ms).c_str(), milliseconds(cell.b_ms).c_str(), ratio_text(cell.ratio).c_str(),
-                  to_string(cell.change).c_str());
+                  to_string(cell.change).c_str(), fault_text.c_str());
     out << row;
   }
   out << "\n" << summary_line(result.summary) << "\n(" << k_rule << ")\n";
@@ -171,10 +236,23 @@ std::string as_markdown(const DiffResult& result, const std::string& a_name, con
 {
   std::ostringstream out;
   out << "A: `" << a_name << "`, B: `" << b_name << "`\n\n";
-  out << "| Layer | Batch | A (ms) | B (ms) | B/A | Change |\n|---|---:|---:|---:|---:|---|\n";
+  if (!result.settings.empty()) {
+    out << "| Setting that differs | A | B |\n|---|---|---|\n";
+    for (const auto& setting : result.settings) {
+      out << "| " << setting.name << " | " << setting.a << " | " << setting.b << " |\n";
+    }
+    out << "\n";
+  }
+  const bool with_faults = has_page_faults(result);
+  out << "| Layer | Batch | A (ms) | B (ms) | B/A | Change |" << (with_faults ? " Page faults/iteration A | B |" : "")
+      << "\n|---|---:|---:|---:|---:|---|" << (with_faults ? "---:|---:|" : "") << "\n";
   for (const auto& cell : result.cells) {
     out << "| " << cell.layer << " | " << cell.batch_size << " | " << milliseconds(cell.a_ms) << " | "
-        << milliseconds(cell.b_ms) << " | " << ratio_text(cell.ratio) << " | " << to_string(cell.change) << " |\n";
+        << milliseconds(cell.b_ms) << " | " << ratio_text(cell.ratio) << " | " << to_string(cell.change) << " |";
+    if (with_faults) {
+      out << " " << faults(cell.a_page_faults) << " | " << faults(cell.b_page_faults) << " |";
+    }
+    out << "\n";
   }
   out << "\n" << summary_line(result.summary) << "\n\n_" << k_rule << "._\n";
   return out.str();
@@ -184,14 +262,20 @@ std::string as_json(const DiffResult& result, const std::string& a_name, const s
 {
   using OrderedJson = nlohmann::ordered_json;
   auto optional = [](const std::optional<double>& value) { return value ? OrderedJson(*value) : OrderedJson(nullptr); };
-  OrderedJson json{{"a", a_name}, {"b", b_name}, {"rule", k_rule}, {"cells", OrderedJson::array()}};
+  OrderedJson json{{"a", a_name}, {"b", b_name}, {"rule", k_rule}, {"settings", OrderedJson::array()},
+                   {"cells", OrderedJson::array()}};
+  for (const auto& setting : result.settings) {
+    json["settings"].push_back({{"name", setting.name}, {"a", setting.a}, {"b", setting.b}});
+  }
   for (const auto& cell : result.cells) {
     json["cells"].push_back({{"layer", cell.layer},
                              {"batch_size", cell.batch_size},
                              {"a_median_ms", optional(cell.a_ms)},
                              {"b_median_ms", optional(cell.b_ms)},
                              {"ratio", optional(cell.ratio)},
-                             {"change", to_string(cell.change)}});
+                             {"change", to_string(cell.change)},
+                             {"a_page_faults_per_iteration", optional(cell.a_page_faults)},
+                             {"b_page_faults_per_iteration", optional(cell.b_page_faults)}});
   }
   const auto& s = result.summary;
   json["summary"] = {{"faster", s.faster}, {"slower", s.slower}, {"unchanged", s.unchanged}, {"missing", s.missing}};

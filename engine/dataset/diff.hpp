@@ -30,6 +30,17 @@ struct CellChange
   std::optional<double> b_ms;
   std::optional<double> ratio; // b / a
   Change change = Change::missing;
+  std::optional<double> a_page_faults; // minor page faults per iteration, where recorded (schema 1.2)
+  std::optional<double> b_page_faults;
+};
+
+// A setting of the method or the environment that differs between A and B, the likely cause of
+// the cells' changes: the CPU memory policy, the precision in force, threads, GLIBC_TUNABLES...
+struct SettingChange
+{
+  std::string name;
+  std::string a; // "not recorded" where the file predates the field
+  std::string b;
 };
 
 struct DiffSummary
@@ -42,6 +53,7 @@ struct DiffSummary
 
 struct DiffResult
 {
+  std::vector<SettingChange> settings;
   std::vector<CellChange> cells; // A's order, then the cells only B has
   DiffSummary summary;
 };
