@@ -71,8 +71,11 @@ TEST_CASE("bench::run_matrix")
     CHECK(result.methodology->noise_metric == "iqr_over_median");
     CHECK(result.methodology->cpu_memory_policy == "steady-state");
     CHECK(result.methodology->precision.find("matmul ieee") != std::string::npos);
+    CHECK(result.methodology->canary.find("32 MiB") != std::string::npos);
     CHECK(!result.methodology->dispatch.empty());
     CHECK(env.glibc_tunables.has_value());
+    CHECK(*env.load_average_start >= 0);
+    CHECK(*env.load_average_end >= 0);
 
     REQUIRE(result.layers.size() == 3);
     for (const auto& layer : result.layers) {
@@ -101,6 +104,9 @@ TEST_CASE("bench::run_matrix")
       CHECK(*cell.throughput_samples_per_s == doctest::Approx(1000.0 / s.median_ms));
       CHECK(*cell.cell_seconds > 0);
       CHECK(*cell.page_faults_per_iteration >= 0);
+      REQUIRE(cell.canary);
+      CHECK(cell.canary->matmul_ms > 0);
+      CHECK(cell.canary->copy_ms > 0);
       REQUIRE(!cell.operators.empty());
     }
     // Each cell names the operators of its layer, as Python's profiler would.
@@ -139,6 +145,38 @@ TEST_CASE("bench::run_matrix")
     options.batch_sizes = {1, 8};
     options.resume = bench::Resume::yes;
     CHECK_THROWS_WITH_AS(bench::run_matrix(options, *backend, interrupted), doctest::Contains("cannot resume"),
+                         layerbench::Error);
+  }
+
+  SUBCASE("a checkpoint with a duplicate or out-of-matrix cell is refused, naming the cell")
+  {
+    auto options = small_run(dir.path / "run.json");
+    options.layers = {"Dropout"};
+    const auto finished = bench::run_matrix(options, *backend, interrupted);
+    auto broken = dataset::load(bench::checkpoint_path(options.out));
+    broken.results.push_back(broken.results.front());
+    dataset::save(bench::checkpoint_path(options.out), broken, util::Overwrite::yes);
+    options.resume = bench::Resume::yes;
+    CHECK_THROWS_WITH_AS(bench::run_matrix(options, *backend, interrupted),
+                         doctest::Contains("/results/1: duplicate cell Dropout at batch size 1"), layerbench::Error);
+
+    broken.results.pop_back();
+    broken.results.front().batch_size = 64;
+    dataset::save(bench::checkpoint_path(options.out), broken, util::Overwrite::yes);
+    CHECK_THROWS_WITH_AS(bench::run_matrix(options, *backend, interrupted),
+                         doctest::Contains("outside the declared matrix"), layerbench::Error);
+    (void)finished;
+  }
+
+  SUBCASE("a checkpoint that cannot be saved says how many cells are safe and how to resume")
+  {
+    // A folder in the checkpoint's place: every save fails, as on a full or read-only disk.
+    auto options = small_run(dir.path / "run.json");
+    fs::create_directories(bench::checkpoint_path(options.out));
+    CHECK_THROWS_WITH_AS(bench::run_matrix(options, *backend, interrupted),
+                         doctest::Contains("the checkpoint keeps 0 finished cells (the 1 measured since are lost)"),
+                         layerbench::Error);
+    CHECK_THROWS_WITH_AS(bench::run_matrix(options, *backend, interrupted), doctest::Contains("--resume"),
                          layerbench::Error);
   }
 

@@ -43,6 +43,8 @@ TEST_CASE("dataset::serialize")
     original.layers[0].params_counted = 10;
     original.layers[0].matmul_flops_per_sample = 1.5e9;
     original.results[0].stats->iterations_per_sample = int64_t(1) << 40;
+    original.results[0].canary = dataset::CanaryTime{0.5, 3.25};
+    original.methodology->canary = "a matmul and a copy";
     const auto text = dataset::serialize(original);
     const auto read = dataset::parse(text, "round-trip");
     CHECK(dataset::serialize(read) == text);
@@ -51,6 +53,10 @@ TEST_CASE("dataset::serialize")
     CHECK(read.results[1].skip_reason == "out of memory");
     CHECK(*read.results[0].stats->iterations_per_sample == int64_t(1) << 40);
     CHECK(*read.layers[0].matmul_flops_per_sample == 1.5e9);
+    REQUIRE(read.results[0].canary);
+    CHECK(read.results[0].canary->copy_ms == 3.25);
+    CHECK(!read.results[2].canary);
+    CHECK(read.methodology->canary == "a matmul and a copy");
   }
   SUBCASE("round trip of a published reference with its source")
   {

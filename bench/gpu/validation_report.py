@@ -47,10 +47,11 @@ MATMUL_LAYERS = {"Linear", "TransformerEncoder", "MultiheadAttention"}  # cuBLAS
 # Known structural differences between our C++ module and the Python one, shown for flagged cells.
 HINTS = {
     "TransformerEncoder": (
-        "Python's nn.TransformerEncoderLayer asks its attention for no weights and runs "
-        "scaled_dot_product_attention (fused kernels on CUDA); LibTorch's C++ layer asks for them "
-        "(need_weights=true) and runs an explicit softmax between two batched products. The timer's "
-        "'TransformerEncoder[need_weights]' twin runs the C++ computation."),
+        "Datasets before schema 1.2 ran LibTorch's C++ nn::TransformerEncoderLayer, which asks its attention "
+        "for weights (need_weights=true: explicit softmax between two batched products), while Python's asks "
+        "for none and runs scaled_dot_product_attention (fused kernels on CUDA). Since 1.2 LayerBench calls "
+        "the Python module's operators (the dataset's layers[].dispatch says so), and this hint applies only "
+        "to older files. The timer's 'TransformerEncoder[need_weights]' twin runs the old C++ computation."),
 }
 LAUNCH_BOUND_MS = 0.05
 

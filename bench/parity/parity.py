@@ -166,6 +166,22 @@ def torch_version() -> str:
     return done.stdout.strip()
 
 
+def annotate(source: Path, notes: dict, out: Path) -> int:
+    """Explanations for the cells outside the target are written once their ratios are known."""
+    doc = json.loads(source.read_text())
+    known = {f"{c['layer']}@{c['batch_size']}" for c in doc["cells"]}
+    unknown = sorted(set(notes) - known)
+    if unknown:
+        raise SystemExit(f"--notes: no such cell in {source}: {', '.join(unknown)}")
+    for cell in doc["cells"]:
+        cell["note"] = notes.get(f"{cell['layer']}@{cell['batch_size']}", cell.get("note", ""))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(doc, indent=2) + "\n")
+    print(table(doc))
+    print(f"wrote {out}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
@@ -179,6 +195,8 @@ def main() -> int:
     parser.add_argument("--title", default="LayerBench against torch.utils.benchmark, CPU")
     parser.add_argument("--out", help="file to write (default data/validation/<id>.json)")
     parser.add_argument("--notes", help='JSON {"Layer@batch": "why"} for cells outside the target')
+    parser.add_argument("--annotate", metavar="PARITY.json",
+                        help="measure nothing: copy an existing parity file to --out with --notes applied to its cells")
     parser.add_argument("--python-side", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.threads < 1 or args.rounds < 1:
@@ -189,6 +207,8 @@ def main() -> int:
     out = Path(args.out) if args.out else SOURCE_DIR / "data" / "validation" / f"{args.id}.json"
     if out.exists():
         raise SystemExit(f"{out}: exists; not overwritten")
+    if args.annotate:
+        return annotate(Path(args.annotate), notes, out)
     layerbench, python = {}, {}
     with tempfile.TemporaryDirectory() as folder:
         for r in range(args.rounds):

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "bench/runner.hpp"
 
+#include "bench/canary.hpp"
 #include "bench/catalog.hpp"
 #include "dataset/speed_class.hpp"
 #include "dataset/io.hpp"
 #include "dataset/shard.hpp"
+#include "dataset/validate.hpp"
 #include "util/build_info.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -14,6 +16,8 @@
 #include <ATen/Parallel.h>
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <iostream>
 
 namespace layerbench::bench {
 
@@ -75,7 +79,36 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.cpu_memory_policy_text = describe(options.cpu_memory);
   m.precision = precision_in_force();
   m.dispatch = k_dispatch;
+  m.canary = Canary::describe();
   return m;
+}
+
+// The 1-minute load average; nullopt where the system does not give it.
+std::optional<double> load_average()
+{
+  double load[1] = {0};
+  if (getloadavg(load, 1) != 1) {
+    return std::nullopt;
+  }
+  return load[0];
+}
+
+// Other work on the cores slows and spreads the timings; say so rather than publish it silently.
+// At start the run has not yet added to the average; at the end it has, by up to its threads.
+void warn_if_busy(const dataset::Environment& environment)
+{
+  const double own = environment.threads;
+  const bool busy_at_start = environment.load_average_start && *environment.load_average_start > 0.5;
+  const bool busy_at_end = environment.load_average_end && *environment.load_average_end > own + 0.5;
+  if (!busy_at_start && !busy_at_end) {
+    return;
+  }
+  std::cerr << "layerbench: warning: the machine was busy: 1-minute load average "
+            << util::format_fixed(environment.load_average_start.value_or(0), 2) << " at start, "
+            << util::format_fixed(environment.load_average_end.value_or(0), 2) << " at the end, with "
+            << environment.threads << " of " << environment.logical_cores
+            << " cores used by this run; other work may have slowed the timings (both are recorded in the "
+               "dataset's environment)\n";
 }
 
 dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::string>& layers, DeviceBackend& backend)
@@ -86,6 +119,7 @@ dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::s
   dataset::Environment environment;
   describe_host(environment);
   backend.describe(environment);
+  environment.load_average_start = load_average();
   result.id = "local-" + slug(environment.device.name);
   result.version = 0;
   result.title = "Forward pass of 14 PyTorch layers on " + environment.device.name + " (local run)";
@@ -118,11 +152,30 @@ void check_resumable(const dataset::Dataset& saved, const dataset::Dataset& fres
     return json.dump();
   };
   same("methodology (layers, batch sizes or measurement options)", methodology_text(saved), methodology_text(fresh));
+  // The cells go into the final file as they are: hold them to the rules `validate` applies, so that a
+  // duplicate or out-of-matrix cell is refused now rather than in the file.
+  const auto problems = dataset::check(saved, dataset::Completeness::partial);
+  if (!problems.empty()) {
+    const auto& first = problems.front();
+    throw Error(origin + ": cannot resume: the checkpoint breaks the dataset's rules at " + first.pointer + ": "
+                + first.message
+                + (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more problems)" : "")
+                + "; delete it to start afresh");
+  }
 }
 
-void save_checkpoint(const std::filesystem::path& path, const dataset::Dataset& partial)
+// `safe`: how many cells the checkpoint held after its last successful save. When the disk fills or
+// the folder turns read-only, the message says what is kept and how to go on.
+void save_checkpoint(const std::filesystem::path& path, const dataset::Dataset& partial, size_t safe)
 {
-  dataset::save(path, partial, util::Overwrite::yes);
+  try {
+    dataset::save(path, partial, util::Overwrite::yes);
+  } catch (const Error& error) {
+    const auto lost = partial.results.size() - safe;
+    throw Error(std::string(error.what()) + "; the checkpoint keeps " + std::to_string(safe) + " finished cells"
+                + (lost > 0 ? " (the " + std::to_string(lost) + " measured since are lost)" : "")
+                + "; free space or make the folder writable, then continue with the same command and --resume");
+  }
 }
 
 std::string describe_cell(const dataset::Cell& cell)
@@ -200,17 +253,24 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   }
 
   util::Progress progress(todo.size(), util::progress_style_for(stderr));
+  size_t saved = result.results.size(); // cells the checkpoint holds: those resumed, if any
+  Canary canary(backend);
   for (const auto& [spec, batch] : todo) {
     progress.start(spec->name + " batch " + std::to_string(batch));
+    const auto machine = canary.measure();
     auto cell = measure_cell(*spec, batch, options.settings, backend, interrupted);
+    if (cell) {
+      cell->canary = machine;
+    }
     if (!cell) {
-      save_checkpoint(checkpoint, result);
+      save_checkpoint(checkpoint, result, saved);
       throw Error("interrupted: " + std::to_string(result.results.size()) + " finished cells are saved in "
                   + checkpoint.string() + "; continue with the same command and --resume");
     }
     progress.finish(describe_cell(*cell));
     result.results.push_back(std::move(*cell));
-    save_checkpoint(checkpoint, result);
+    save_checkpoint(checkpoint, result, saved);
+    saved = result.results.size();
   }
 
   // Matrix order, whatever order resuming and sharding left the cells in.
@@ -226,6 +286,8 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   for (auto& layer : result.layers) {
     layer.params_counted = count_parameters(find_layer(layer.name));
   }
+  result.environment->load_average_end = load_average();
+  warn_if_busy(*result.environment);
   dataset::assign_speed_classes(result);
   return result;
 }

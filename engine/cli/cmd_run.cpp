@@ -269,7 +269,14 @@ int run(const po::variables_map& values)
   const auto result = bench::run_matrix(options, *backend, g_interrupted);
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
 
-  dataset::save(options.out, result, util::Overwrite::no);
+  try {
+    dataset::save(options.out, result, util::Overwrite::no);
+  } catch (const Error& error) {
+    throw Error(std::string(error.what()) + "; all " + std::to_string(result.results.size()) + " cells are safe in "
+                + bench::checkpoint_path(options.out).string()
+                + ": free space or make the folder writable, then run the same command with --resume to write the "
+                  "file without measuring again");
+  }
   std::filesystem::remove(bench::checkpoint_path(options.out));
 
   size_t skipped = 0;

@@ -108,6 +108,10 @@ struct Environment
   // The GLIBC_TUNABLES variable at start ("" when unset): it changes malloc unless the run's CPU memory
   // policy overrides it. Absent in files older than 1.2.0.
   std::optional<std::string> glibc_tunables;
+  // The 1-minute load average when the run started and when it ended (1.2.0): above the threads in
+  // use, other work shared the cores.
+  std::optional<double> load_average_start;
+  std::optional<double> load_average_end;
 };
 
 struct Methodology
@@ -135,6 +139,7 @@ struct Methodology
   std::string cpu_memory_policy_text;
   std::string precision; // what float32 means on each backend (TF32 and the like)
   std::string dispatch;  // what "the operators Python's module runs" means for this run
+  std::string canary;    // what results[].canary times (bench/canary.hpp)
 };
 
 struct Layer
@@ -185,6 +190,13 @@ struct Kernel
   double device_fraction = 0;
 };
 
+// The machine's speed when the cell started (bench/canary.hpp), schema 1.2.0.
+struct CanaryTime
+{
+  double matmul_ms = 0; // 256x256 float32 matrix product
+  double copy_ms = 0;   // 32 MiB float32 copy
+};
+
 struct Cell
 {
   std::string layer;
@@ -200,6 +212,7 @@ struct Cell
   std::optional<double> cell_seconds; // wall time spent on the cell, warm-up included
   // Minor page faults of the whole process per timed iteration: ~0 when freed memory is reused.
   std::optional<double> page_faults_per_iteration;
+  std::optional<CanaryTime> canary;
   std::vector<Operator> operators; // empty when not profiled
   std::vector<Kernel> kernels;
 };

@@ -67,6 +67,8 @@ OrderedJson to_json(const Environment& environment)
   if (environment.glibc_tunables) {
     json["glibc_tunables"] = *environment.glibc_tunables;
   }
+  put(json, "load_average_start", environment.load_average_start);
+  put(json, "load_average_end", environment.load_average_end);
   return json;
 }
 
@@ -93,6 +95,7 @@ OrderedJson to_json(const Methodology& m)
   put_text(json, "cpu_memory_policy_text", m.cpu_memory_policy_text);
   put_text(json, "precision", m.precision);
   put_text(json, "dispatch", m.dispatch);
+  put_text(json, "canary", m.canary);
   return json;
 }
 
@@ -143,6 +146,9 @@ OrderedJson to_json(const Cell& cell)
   put(json, "achieved_flop_per_s", cell.achieved_flop_per_s);
   put(json, "cell_seconds", cell.cell_seconds);
   put(json, "page_faults_per_iteration", cell.page_faults_per_iteration);
+  if (cell.canary) {
+    json["canary"] = {{"matmul_ms", cell.canary->matmul_ms}, {"copy_ms", cell.canary->copy_ms}};
+  }
   if (!cell.operators.empty()) {
     auto& operators = json["operators"] = OrderedJson::array();
     for (const auto& op : cell.operators) {
@@ -267,6 +273,8 @@ Environment parse_environment(Reader reader)
   } else {
     reader.allow_null("glibc_tunables");
   }
+  environment.load_average_start = reader.optional<double>("load_average_start", &Reader::number);
+  environment.load_average_end = reader.optional<double>("load_average_end", &Reader::number);
   reader.done();
   return environment;
 }
@@ -295,6 +303,7 @@ Methodology parse_methodology(Reader reader)
   m.cpu_memory_policy_text = reader.optional_text("cpu_memory_policy_text");
   m.precision = reader.optional_text("precision");
   m.dispatch = reader.optional_text("dispatch");
+  m.canary = reader.optional_text("canary");
   reader.done();
   return m;
 }
@@ -396,6 +405,13 @@ Cell parse_cell(Reader reader)
   cell.achieved_flop_per_s = reader.optional<double>("achieved_flop_per_s", &Reader::number);
   cell.cell_seconds = reader.optional<double>("cell_seconds", &Reader::number);
   cell.page_faults_per_iteration = reader.optional<double>("page_faults_per_iteration", &Reader::number);
+  if (reader.has("canary")) {
+    auto canary = reader.object("canary");
+    cell.canary = CanaryTime{canary.number("matmul_ms"), canary.number("copy_ms")};
+    canary.done();
+  } else {
+    reader.allow_null("canary");
+  }
   cell.operators = parse_operators(reader);
   cell.kernels = parse_kernels(reader);
   reader.done();

@@ -113,6 +113,9 @@ void check_kind(const Dataset& dataset, Checker& checker)
   if (dataset.kind == Kind::measured) {
     if (!dataset.environment) {
       checker.add("/environment", "a measured dataset records its environment");
+    } else {
+      checker.at_least("/environment/load_average_start", dataset.environment->load_average_start, 0, 1e6);
+      checker.at_least("/environment/load_average_end", dataset.environment->load_average_end, 0, 1e6);
     }
     if (!dataset.methodology) {
       checker.add("/methodology", "a measured dataset records its methodology");
@@ -241,9 +244,13 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
   checker.at_least(pointer + "/cell_seconds", cell.cell_seconds, 0, 1e7);
   checker.at_least(pointer + "/page_faults_per_iteration", cell.page_faults_per_iteration, 0, 1e12);
   check_profile(cell, pointer, checker);
+  if (cell.canary) {
+    checker.time(pointer + "/canary/matmul_ms", cell.canary->matmul_ms);
+    checker.time(pointer + "/canary/copy_ms", cell.canary->copy_ms);
+  }
 }
 
-void check_results(const Dataset& dataset, Checker& checker)
+void check_results(const Dataset& dataset, Completeness completeness, Checker& checker)
 {
   std::map<std::pair<std::string, int>, size_t> seen;
   for (size_t i = 0; i < dataset.results.size(); ++i) {
@@ -261,7 +268,7 @@ void check_results(const Dataset& dataset, Checker& checker)
   }
   const auto matrix = declared_matrix(dataset);
   for (const auto& key : matrix) {
-    if (seen.count({key.layer, key.batch_size}) == 0) {
+    if (completeness == Completeness::complete && seen.count({key.layer, key.batch_size}) == 0) {
       checker.add("/results", "cell " + key.layer + " at batch size " + std::to_string(key.batch_size)
                                 + " of the declared matrix is missing (record it as skipped with a reason)");
     }
@@ -341,7 +348,7 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
   return matrix;
 }
 
-std::vector<Problem> check(const Dataset& dataset)
+std::vector<Problem> check(const Dataset& dataset, Completeness completeness)
 {
   std::vector<Problem> problems;
   Checker checker(problems);
@@ -349,7 +356,7 @@ std::vector<Problem> check(const Dataset& dataset)
   check_kind(dataset, checker);
   check_layers(dataset, checker);
   check_methodology(dataset, checker);
-  check_results(dataset, checker);
+  check_results(dataset, completeness, checker);
   return problems;
 }
 

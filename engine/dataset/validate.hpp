@@ -25,7 +25,11 @@ inline constexpr double k_max_time_ms = 1e7;          // one forward pass of und
 inline constexpr int64_t k_max_bytes = int64_t(1) << 50; // 1 PiB
 inline constexpr double k_max_flops = 1e18;
 
-std::vector<Problem> check(const Dataset& dataset);
+// A run's checkpoint (OUT.partial) holds only the cells finished so far: `partial` checks everything
+// but that every cell of the declared matrix is there.
+enum class Completeness { complete, partial };
+
+std::vector<Problem> check(const Dataset& dataset, Completeness completeness = Completeness::complete);
 
 // The matrix a dataset declares: methodology.layers x methodology.batch_sizes, restricted to its
 // shard, in layer-major order. For a published reference: its layers x the batch sizes it gives.

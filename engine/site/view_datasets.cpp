@@ -37,6 +37,10 @@ Data environment_rows(const dataset::Environment& env)
   if (env.glibc_tunables) {
     rows.push_back(labelled("GLIBC_TUNABLES at start", env.glibc_tunables->empty() ? "not set" : *env.glibc_tunables));
   }
+  if (env.load_average_start && env.load_average_end) {
+    rows.push_back(labelled("Load average (1 min) at start and end", util::format_fixed(*env.load_average_start, 2)
+                                                                          + " and " + util::format_fixed(*env.load_average_end, 2)));
+  }
   return rows;
 }
 
