@@ -55,8 +55,9 @@ def main():
         print("|" + "---|" * len(header))
     else:
         print("  ".join(f"{h:>14}" for h in header))
+    spreads = []
     within = counted = 0
-    outside_with_moving_canary = outside = 0
+    outside_with_moving_canary = outside = within_with_moving_canary = 0
     worst = (0.0, None)
     for key in keys:
         medians = [cells[key][0] for _, cells, _, _ in runs if key in cells]
@@ -65,11 +66,15 @@ def main():
         canaries = [spread_of([cells[key][i] for _, cells, _, _ in runs if key in cells]) for i in (2, 3)]
         if spread is not None and key in first[1] and first[1][key][0] >= args.min_ms:
             counted += 1
+            spreads.append(spread)
             within += spread <= 0.10
             worst = max(worst, (spread, key), key=lambda item: item[0])
+            moved = any(c is not None and c > 0.05 for c in canaries)
             if spread > 0.10:
                 outside += 1
-                outside_with_moving_canary += any(c is not None and c > 0.05 for c in canaries)
+                outside_with_moving_canary += moved
+            else:
+                within_with_moving_canary += moved
         row = [f"{key[0]}@{key[1]}"]
         row += [f"{cells[key][0]:.4g}" if key in cells else "-" for _, cells, _, _ in runs]
         row += ["-" if f is None else f"{f:.3g}" for f in faults]
@@ -78,10 +83,11 @@ def main():
         print(("| " + " | ".join(row) + " |") if args.markdown else "  ".join(f"{c:>14}" for c in row))
     if counted:
         print(f"\ncells of at least {args.min_ms} ms: {within} of {counted} within 10%; "
-              f"largest spread {100 * worst[0]:.1f}% ({worst[1][0]}@{worst[1][1]})")
-        if outside:
-            print(f"of the {outside} outside, {outside_with_moving_canary} started while a canary (the machine's own "
-                  f"speed, timed before the cell) differed by more than 5% between the runs")
+              f"largest spread {100 * worst[0]:.1f}% ({worst[1][0]}@{worst[1][1]}); median spread "
+              f"{100 * sorted(spreads)[len(spreads) // 2]:.1f}%")
+        print(f"a canary (the machine's own speed, timed before the cell) differed by more than 5% between the runs "
+              f"before {outside_with_moving_canary} of the {outside} cells outside and {within_with_moving_canary} of "
+              f"the {counted - outside} within")
 
 
 if __name__ == "__main__":

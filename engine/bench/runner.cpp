@@ -16,8 +16,12 @@
 #include <ATen/Parallel.h>
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace layerbench::bench {
 
@@ -93,22 +97,49 @@ std::optional<double> load_average()
   return load[0];
 }
 
-// Other work on the cores slows and spreads the timings; say so rather than publish it silently.
-// At start the run has not yet added to the average; at the end it has, by up to its threads.
-void warn_if_busy(const dataset::Environment& environment)
+// CPU time the whole machine and this process have used so far, to tell other work from the run's own.
+// The load average cannot: it decays over a minute, so a run started right after another finds it high.
+struct CpuClock
 {
-  const double own = environment.threads;
-  const bool busy_at_start = environment.load_average_start && *environment.load_average_start > 0.5;
-  const bool busy_at_end = environment.load_average_end && *environment.load_average_end > own + 0.5;
-  if (!busy_at_start && !busy_at_end) {
+  double machine_busy_seconds = 0; // every core's non-idle time, from /proc/stat
+  double own_seconds = 0;          // this process's user and system time
+  std::chrono::steady_clock::time_point at;
+};
+
+std::optional<CpuClock> read_cpu_clock()
+{
+  std::ifstream stat("/proc/stat");
+  std::string label;
+  double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+  if (!(stat >> label >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal) || label != "cpu") {
+    return std::nullopt;
+  }
+  rusage own{};
+  getrusage(RUSAGE_SELF, &own);
+  const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+  return CpuClock{(user + nice + system + irq + softirq + steal) / tick, seconds(own.ru_utime) + seconds(own.ru_stime),
+                  std::chrono::steady_clock::now()};
+}
+
+// Other work on the cores slows and spreads the timings; say so rather than publish it silently.
+void warn_if_busy(const std::optional<CpuClock>& start, const dataset::Environment& environment)
+{
+  const auto end = read_cpu_clock();
+  if (!start || !end) {
     return;
   }
-  std::cerr << "layerbench: warning: the machine was busy: 1-minute load average "
-            << util::format_fixed(environment.load_average_start.value_or(0), 2) << " at start, "
-            << util::format_fixed(environment.load_average_end.value_or(0), 2) << " at the end, with "
-            << environment.threads << " of " << environment.logical_cores
-            << " cores used by this run; other work may have slowed the timings (both are recorded in the "
-               "dataset's environment)\n";
+  const double wall = std::chrono::duration<double>(end->at - start->at).count();
+  const double others = ((end->machine_busy_seconds - start->machine_busy_seconds)
+                         - (end->own_seconds - start->own_seconds)) / std::max(wall, 1e-3);
+  if (others < 0.25) {
+    return;
+  }
+  std::cerr << "layerbench: warning: the machine was busy: other processes kept " << util::format_fixed(others, 2)
+            << " of its " << environment.logical_cores << " cores busy on average during the run (1-minute load average "
+            << util::format_fixed(environment.load_average_start.value_or(0), 2) << " at start and "
+            << util::format_fixed(environment.load_average_end.value_or(0), 2)
+            << " at the end, recorded in the dataset); the timings may be slower and noisier than on a quiet machine\n";
 }
 
 dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::string>& layers, DeviceBackend& backend)
@@ -252,6 +283,7 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     }
   }
 
+  const auto cpu_at_start = read_cpu_clock();
   util::Progress progress(todo.size(), util::progress_style_for(stderr));
   size_t saved = result.results.size(); // cells the checkpoint holds: those resumed, if any
   Canary canary(backend);
@@ -287,7 +319,7 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     layer.params_counted = count_parameters(find_layer(layer.name));
   }
   result.environment->load_average_end = load_average();
-  warn_if_busy(*result.environment);
+  warn_if_busy(cpu_at_start, *result.environment);
   dataset::assign_speed_classes(result);
   return result;
 }

@@ -53,7 +53,9 @@ const Stats* timed(const Cell* cell)
 
 CellChange compare(const std::string& layer, int batch_size, const Cell* a, const Cell* b)
 {
-  CellChange change{layer, batch_size};
+  CellChange change;
+  change.layer = layer;
+  change.batch_size = batch_size;
   const Stats* sa = timed(a);
   const Stats* sb = timed(b);
   change.a_page_faults = a ? a->page_faults_per_iteration : std::nullopt;

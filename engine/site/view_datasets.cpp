@@ -73,11 +73,15 @@ Data methodology_rows(const dataset::Methodology& m)
     rows.push_back(labelled("Precision per backend", m.precision));
   }
   if (!m.cpu_memory_policy.empty()) {
-    const std::string text = m.cpu_memory_policy_text.empty() ? "" : ": " + m.cpu_memory_policy_text;
-    rows.push_back(labelled("CPU memory policy", m.cpu_memory_policy + text));
+    // The text begins with the policy's name.
+    rows.push_back(labelled("CPU memory policy", m.cpu_memory_policy_text.empty() ? m.cpu_memory_policy
+                                                                                 : m.cpu_memory_policy_text));
   }
   if (!m.dispatch.empty()) {
     rows.push_back(labelled("Dispatch (which operators run)", m.dispatch));
+  }
+  if (!m.canary.empty()) {
+    rows.push_back(labelled("Machine-speed canary", m.canary + " (results[].canary in the dataset)"));
   }
   return rows;
 }
