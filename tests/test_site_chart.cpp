@@ -38,6 +38,16 @@ TEST_CASE("site::render_svg")
     CHECK(svg.find(">ms per batch</text>") != std::string::npos);
     CHECK(svg.find(">run-v1</text>") != std::string::npos);
   }
+  SUBCASE("large decades are labelled with SI prefixes, so they fit the margin")
+  {
+    LineChart chart{"t", "Throughput", "d", "batch size", "samples/s", {{"run-v1", {{1, 2e3}, {128, 3e7}}}}};
+    const std::string svg = render_svg(chart);
+    CHECK(svg.find(">1000</text>") != std::string::npos);
+    CHECK(svg.find(">10k</text>") != std::string::npos);
+    CHECK(svg.find(">1M</text>") != std::string::npos);
+    CHECK(svg.find(">100M</text>") != std::string::npos);
+    CHECK(svg.find(">10000000</text>") == std::string::npos);
+  }
   SUBCASE("a reference series is drawn dashed, line and legend")
   {
     LineChart chart{"c", "t", "d", "x", "y", {{"run-v1", {{1, 0.02}, {8, 0.05}}}, {"ref-v1 (reference)", {{1, 0.03}, {8, 0.06}}, Stroke::dashed}}};

@@ -55,7 +55,15 @@ LogRange decades(double low, double high)
   return range;
 }
 
-std::string tick_label(int decade) { return util::format_significant(std::pow(10.0, decade), 1); }
+// From 10,000 up, an SI prefix (10k, 1M, 100M), so that a label fits the axis margin: "10000000" did not.
+std::string tick_label(int decade)
+{
+  static const char* const k_prefixes[] = {"k", "M", "G", "T", "P"};
+  if (decade < 4 || decade >= 18) {
+    return util::format_significant(std::pow(10.0, decade), 1);
+  }
+  return std::to_string(static_cast<int>(std::pow(10.0, decade % 3))) + k_prefixes[decade / 3 - 1];
+}
 
 std::string open_svg(const std::string& id, double width, double height, const std::string& title, const std::string& description)
 {
