@@ -96,6 +96,12 @@ TEST_CASE("cli::cmd_run")
     const auto r = layerbench("run --device tpu");
     CHECK(r.status == 2);
     CHECK(r.output.find("--device: 'tpu' is not one of auto, cpu, cuda") != std::string::npos);
+    for (const char* bad : {"cuda:", "cuda:x", "cuda:-1", "cuda:1x", "cuda:99999"}) {
+      CAPTURE(bad);
+      const auto other = layerbench(std::string("run --device ") + bad);
+      CHECK(other.status == 2);
+      CHECK(other.output.find("cuda:N (N: the GPU's index)") != std::string::npos);
+    }
   }
   SUBCASE("a bad noise target is a usage error")
   {
@@ -126,6 +132,9 @@ TEST_CASE("cli::cmd_run")
     const auto r = layerbench("run --device cuda --layers Dropout --out " + (dir.path / "c.json").string());
     CHECK(r.status == 1);
     CHECK(r.output.find("no CUDA device") != std::string::npos);
+    const auto indexed = layerbench("run --device cuda:1 --layers Dropout --out " + (dir.path / "c1.json").string());
+    CHECK(indexed.status == 1);
+    CHECK(indexed.output.find("no CUDA device") != std::string::npos);
   }
   SUBCASE("a small real run writes a dataset and removes its checkpoint")
   {

@@ -145,6 +145,31 @@ TEST_CASE("dataset::publish concurrent")
   }
 }
 
+TEST_CASE("dataset::publish_warnings")
+{
+  SUBCASE("a full, quiet run gives none")
+  {
+    const auto run = test::measured();
+    CHECK(dataset::publish_warnings(run, &run).empty());
+    CHECK(dataset::publish_warnings(run, nullptr).empty());
+  }
+  SUBCASE("a shard, skipped cells, missed noise targets and a smaller matrix are each named")
+  {
+    const auto featured = test::measured({"Linear", "Dropout"}, {1, 8, 32});
+    auto run = test::measured({"Linear"}, {1, 8});
+    run.methodology->shard = "1/2";
+    run.results[0] = test::skipped_cell("Linear", 1, "out of memory");
+    run.results[1].stats->noise_target_met = false;
+    const auto warnings = dataset::publish_warnings(run, &featured);
+    REQUIRE(warnings.size() == 4);
+    CHECK(warnings[0] == "it measured shard 1/2 of its matrix only (join the shards with 'layerbench merge' first)");
+    CHECK(warnings[1] == "1 of its 2 cells were skipped");
+    CHECK(warnings[2] == "1 of its 1 timed cells missed their noise target (marked on the site)");
+    CHECK(warnings[3].find("its matrix is partial: 1 layers x 2 batch sizes, where the featured dataset") == 0);
+    CHECK(warnings[3].find("has 2 x 3") != std::string::npos);
+  }
+}
+
 TEST_CASE("dataset::parse_catalog")
 {
   dataset::Catalog catalog;

@@ -191,6 +191,21 @@ TEST_CASE("layerbench publish")
     REQUIRE(first.creators.size() == 2);
     CHECK(first.creators[1].name == "Alan T.");
   }
+  SUBCASE("a run that missed a noise target is published with a warning, and refused with --strict")
+  {
+    auto noisy = test::measured();
+    noisy.results[0].stats->noise_target_met = false;
+    const auto noisy_run = write_dataset(folder, "noisy.json", noisy);
+    const auto strict = run_layerbench("publish " + noisy_run + " --data " + data + " --strict");
+    CHECK(strict.status == 1);
+    CHECK(strict.output.find("error: publish: " + noisy_run + ": 1 of its 4 timed cells missed their noise target")
+          != std::string::npos);
+    CHECK(strict.output.find("not published (--strict)") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
+    const auto warned = run_layerbench("publish " + noisy_run + " --data " + data);
+    CHECK(warned.status == 0);
+    CHECK(warned.output.find("warning: publish: " + noisy_run + ": 1 of its 4 timed cells") != std::string::npos);
+  }
   SUBCASE("a bad --replaces: exit 1, nothing new")
   {
     CHECK(run_layerbench("publish " + run + " --data " + data + " --replaces nothing@3").status == 1);

@@ -10,6 +10,7 @@
 #include <ATen/cuda/CUDAEvent.h>
 #include <ATen/detail/CUDAHooksInterface.h>
 #include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAFunctions.h>
 #include <cuda_runtime_api.h>
 #endif
 
@@ -27,7 +28,11 @@ std::string cuda_version_text(int version) // 12040 -> "12.4"
 class CudaBackend final : public DeviceBackend
 {
 public:
-  CudaBackend() : DeviceBackend(torch::Device(torch::kCUDA, 0)) {}
+  explicit CudaBackend(int index) : DeviceBackend(torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index)))
+  {
+    // Streams, events and the caching allocator's "current device" follow this one.
+    c10::cuda::set_device(static_cast<c10::DeviceIndex>(index));
+  }
 
   BlockTime time_block(const std::function<void()>& body, int64_t iterations) override
   {
@@ -91,17 +96,22 @@ public:
 
 } // namespace
 
-std::unique_ptr<DeviceBackend> make_cuda_backend()
+std::unique_ptr<DeviceBackend> make_cuda_backend(int index)
 {
   if (!torch::cuda::is_available()) {
     throw Error("--device cuda: no CUDA device is available (torch::cuda::is_available() is false)");
   }
-  return std::make_unique<CudaBackend>();
+  const auto count = static_cast<int>(torch::cuda::device_count());
+  if (index >= count) {
+    throw Error("--device cuda:" + std::to_string(index) + ": there is no such GPU; this machine has " + std::to_string(count)
+                + " (cuda:0 to cuda:" + std::to_string(count - 1) + ")");
+  }
+  return std::make_unique<CudaBackend>(index);
 }
 
 #else
 
-std::unique_ptr<DeviceBackend> make_cuda_backend()
+std::unique_ptr<DeviceBackend> make_cuda_backend(int /*index*/)
 {
   throw Error("--device cuda: this layerbench was built against a torch without CUDA");
 }

@@ -9,6 +9,8 @@
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
 #include <cstdlib>
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <regex>
 #include <sys/utsname.h>
@@ -25,26 +27,33 @@ bool DeviceBackend::is_out_of_memory(const std::exception& error) const
   return what.find("out of memory") != std::string::npos || what.find("std::bad_alloc") != std::string::npos;
 }
 
-DeviceChoice parse_device_choice(const std::string& text)
+DeviceSelection parse_device_choice(const std::string& text)
 {
   if (text == "auto") {
-    return DeviceChoice::automatic;
+    return {DeviceChoice::automatic, 0};
   }
   if (text == "cpu") {
-    return DeviceChoice::cpu;
+    return {DeviceChoice::cpu, 0};
   }
   if (text == "cuda") {
-    return DeviceChoice::cuda;
+    return {DeviceChoice::cuda, 0};
   }
-  throw UsageError("--device: '" + text + "' is not one of auto, cpu, cuda");
+  const std::string prefix = "cuda:";
+  const auto digits = text.substr(std::min(text.size(), prefix.size()));
+  if (text.rfind(prefix, 0) == 0 && !digits.empty() && digits.size() <= 4
+      && std::all_of(digits.begin(), digits.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) {
+    return {DeviceChoice::cuda, std::stoi(digits)};
+  }
+  throw UsageError("--device: '" + text + "' is not one of auto, cpu, cuda, cuda:N (N: the GPU's index)");
 }
 
 bool cuda_available() { return torch::cuda::is_available(); }
 
-std::unique_ptr<DeviceBackend> make_backend(DeviceChoice choice)
+std::unique_ptr<DeviceBackend> make_backend(DeviceSelection selection)
 {
+  const auto choice = selection.choice;
   if (choice == DeviceChoice::cuda || (choice == DeviceChoice::automatic && cuda_available())) {
-    return make_cuda_backend();
+    return make_cuda_backend(selection.cuda_index);
   }
   return make_cpu_backend();
 }

@@ -52,11 +52,18 @@ private:
 
 enum class DeviceChoice { automatic, cpu, cuda };
 
-DeviceChoice parse_device_choice(const std::string& text); // throws UsageError naming --device
+// What --device asks for: "auto", "cpu", "cuda" (GPU 0) or "cuda:N".
+struct DeviceSelection
+{
+  DeviceChoice choice = DeviceChoice::automatic;
+  int cuda_index = 0;
+};
+
+DeviceSelection parse_device_choice(const std::string& text); // throws UsageError naming --device
 bool cuda_available();
 
-// Throws Error when CUDA is asked for and there is none.
-std::unique_ptr<DeviceBackend> make_backend(DeviceChoice choice);
+// Throws Error when CUDA is asked for and there is none, or not that GPU.
+std::unique_ptr<DeviceBackend> make_backend(DeviceSelection selection);
 
 // Facts about the host and the torch build, filled in for every device.
 void describe_host(dataset::Environment& environment);

@@ -153,7 +153,9 @@ dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::s
   environment.load_average_start = load_average();
   result.id = "local-" + slug(environment.device.name);
   result.version = 0;
-  result.title = "Forward pass of 14 PyTorch layers on " + environment.device.name + " (local run)";
+  // The title names what was measured: "2 PyTorch layers" for a run of two.
+  result.title = "Forward pass of " + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s")
+                 + " on " + environment.device.name + " (local run)";
   result.license.attribution = "LayerBench contributors, PyTorch layer forward-pass benchmark, measured with layerbench "
                                + std::string(build_info::k_version) + ", licensed CC BY 4.0";
   result.creators.push_back({"LayerBench contributors", ""});

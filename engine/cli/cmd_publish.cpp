@@ -7,10 +7,34 @@
 
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 namespace po = boost::program_options;
 
 namespace layerbench::cli {
+
+namespace {
+
+// The featured dataset of the data folder, if it has a catalog that names one.
+std::unique_ptr<dataset::Dataset> featured_dataset(const std::filesystem::path& data_dir)
+{
+  const auto catalog_path = data_dir / "catalog.json";
+  if (!std::filesystem::exists(catalog_path)) {
+    return nullptr;
+  }
+  const auto catalog = dataset::load_catalog(catalog_path);
+  if (catalog.featured.empty()) {
+    return nullptr;
+  }
+  const auto featured = dataset::parse_reference(catalog.featured, "catalog.json: /featured");
+  const auto* entry = dataset::find_entry(catalog, featured.id, featured.version);
+  if (!entry) {
+    return nullptr;
+  }
+  return std::make_unique<dataset::Dataset>(dataset::load(data_dir / entry->path));
+}
+
+} // namespace
 
 int cmd_publish(const Arguments& arguments)
 {
@@ -21,12 +45,13 @@ int cmd_publish(const Arguments& arguments)
     "replaces", po::value<std::string>(), "ID@N this version corrects (default: the id's latest version, if any)")(
     "creator", po::value<std::vector<std::string>>(), "a creator's name (repeat for several; default: the run's)")(
     "feature", "make it the dataset the site shows first")(
-    "init", "start a new data folder when DIR holds no catalog.json");
+    "init", "start a new data folder when DIR holds no catalog.json")(
+    "strict", "refuse, instead of warning, a run with a partial matrix, skipped cells or cells that missed their noise target");
   po::options_description hidden;
   hidden.add_options()("run", po::value<std::string>()->required(), "the run to publish, RUN.json");
   po::positional_options_description positional;
   positional.add("run", 1);
-  const auto values = parse("publish", "RUN.json [--data DIR] [--id ID] [--title T] [--replaces ID@N] [--creator NAME]... [--feature] [--init]\n\n"
+  const auto values = parse("publish", "RUN.json [--data DIR] [--id ID] [--title T] [--replaces ID@N] [--creator NAME]... [--feature] [--init] [--strict]\n\n"
                                        "Validates the run, gives it the next version of its id and writes\n"
                                        "DIR/datasets/ID-vN.json and DIR/catalog.json. Never overwrites.",
                             options, arguments, positional, hidden);
@@ -51,7 +76,18 @@ int cmd_publish(const Arguments& arguments)
   }
   publish.feature = values->count("feature") ? dataset::PublishOptions::Feature::make_featured
                                              : dataset::PublishOptions::Feature::keep;
-  const auto entry = dataset::publish(dataset::load((*values)["run"].as<std::string>()), publish);
+  const auto run_path = (*values)["run"].as<std::string>();
+  const auto run = dataset::load(run_path);
+  const auto warnings = dataset::publish_warnings(run, featured_dataset(publish.data_dir).get());
+  for (const auto& warning : warnings) {
+    std::cerr << "layerbench: " << (values->count("strict") ? "error" : "warning") << ": publish: " << run_path
+              << ": " << warning << "\n";
+  }
+  if (!warnings.empty() && values->count("strict")) {
+    throw Error("publish: " + run_path + " not published (--strict): " + std::to_string(warnings.size())
+                + (warnings.size() == 1 ? " problem" : " problems") + " above");
+  }
+  const auto entry = dataset::publish(run, publish);
   std::cout << "published " << dataset::reference(entry.id, entry.version) << " as "
             << (publish.data_dir / entry.path).string() << " (sha256 " << entry.sha256 << ")\n";
   return 0;

@@ -209,7 +209,7 @@ po::options_description run_options()
   po::options_description options("run options");
   options.add_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
-    ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu or cuda")
+    ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
     ("layers", po::value<std::string>(), "comma-separated subset of the catalog (default: all 14; see 'layerbench layers')")
     ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes")
     ("resume", "continue an interrupted run from OUT.partial")

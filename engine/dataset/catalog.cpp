@@ -276,4 +276,43 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   return entry;
 }
 
+std::vector<std::string> publish_warnings(const Dataset& run, const Dataset* featured)
+{
+  std::vector<std::string> warnings;
+  if (run.methodology && !run.methodology->shard.empty()) {
+    warnings.push_back("it measured shard " + run.methodology->shard
+                       + " of its matrix only (join the shards with 'layerbench merge' first)");
+  }
+  size_t skipped = 0;
+  size_t timed = 0;
+  size_t missed = 0;
+  for (const auto& cell : run.results) {
+    if (cell.status == CellStatus::skipped) {
+      ++skipped;
+      continue;
+    }
+    ++timed;
+    missed += cell.stats && cell.stats->noise_target_met == false ? 1 : 0;
+  }
+  if (skipped > 0) {
+    warnings.push_back(std::to_string(skipped) + " of its " + std::to_string(run.results.size())
+                       + " cells were skipped");
+  }
+  if (missed > 0) {
+    warnings.push_back(std::to_string(missed) + " of its " + std::to_string(timed)
+                       + " timed cells missed their noise target (marked on the site)");
+  }
+  if (featured && featured->methodology && run.methodology) {
+    const auto& mine = *run.methodology;
+    const auto& theirs = *featured->methodology;
+    if (mine.layers.size() * mine.batch_sizes.size() < theirs.layers.size() * theirs.batch_sizes.size()) {
+      warnings.push_back("its matrix is partial: " + std::to_string(mine.layers.size()) + " layers x "
+                         + std::to_string(mine.batch_sizes.size()) + " batch sizes, where the featured dataset "
+                         + reference(featured->id, featured->version) + " has " + std::to_string(theirs.layers.size())
+                         + " x " + std::to_string(theirs.batch_sizes.size()));
+    }
+  }
+  return warnings;
+}
+
 } // namespace layerbench::dataset

@@ -82,4 +82,9 @@ inline constexpr const char* k_catalog_lock = ".catalog.json.lock";
 
 CatalogEntry publish(Dataset run, const PublishOptions& options);
 
+// What a reader of the published dataset should know before trusting it: one shard only, skipped
+// cells, cells that missed their noise target, a smaller matrix than the featured dataset's
+// (`featured`, when the data folder has one). Empty when there is nothing to say.
+std::vector<std::string> publish_warnings(const Dataset& run, const Dataset* featured);
+
 } // namespace layerbench::dataset
