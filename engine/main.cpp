@@ -11,6 +11,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#if LAYERBENCH_WITH_TORCH
+#include <c10/util/Exception.h>
+#endif
+
 namespace layerbench::cli {
 
 const std::vector<Command>& commands()
@@ -97,8 +101,13 @@ int main(int argc, char** argv)
   } catch (const nlohmann::json::exception& error) {
     std::cerr << "layerbench: error: " << error.what() << "\n";
     return 1;
+#if LAYERBENCH_WITH_TORCH
+  } catch (const c10::Error& error) {
+    // The one place torch's errors are translated: its message without the C++ backtrace.
+    std::cerr << "layerbench: error: torch: " << error.what_without_backtrace() << "\n";
+    return 1;
+#endif
   } catch (const std::exception& error) {
-    // c10::Error is translated in engine/cli/cmd_run.cpp; this is the last resort.
     std::cerr << "layerbench: error: " << error.what() << "\n";
     return 1;
   }

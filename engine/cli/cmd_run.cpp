@@ -300,11 +300,7 @@ int cmd_run(const Arguments& arguments)
   if (!values) {
     return 0;
   }
-  try {
-    return run(*values);
-  } catch (const c10::Error& error) {
-    throw Error(std::string("torch: ") + error.what_without_backtrace());
-  }
+  return run(*values);
 }
 
 } // namespace layerbench::cli
