@@ -203,6 +203,12 @@ TEST_CASE("dataset::parse_catalog")
     CHECK(error_of([&] { dataset::parse_catalog("{\"schema_version\": \"1.0.0\"}", "c.json"); })
           == "c.json: not a layerbench catalog (no \"datasets\" at the top level)");
   }
+  SUBCASE("a duplicate key is refused with its pointer")
+  {
+    auto text = good;
+    text.replace(text.find("\"featured\""), 10, "\"featured\": \"test-cpu@1\", \"featured\"");
+    CHECK(error_of([&] { dataset::parse_catalog(text, "c.json"); }) == "c.json: /featured: duplicate key \"featured\"");
+  }
 }
 
 TEST_CASE("dataset::parse_reference")

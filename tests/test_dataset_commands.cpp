@@ -67,6 +67,18 @@ TEST_CASE("layerbench validate")
           != std::string::npos);
     CHECK(outcome.output.find((folder.path() / "empty.json").string() + ": empty file, not a dataset") != std::string::npos);
   }
+  SUBCASE("every problem of a file, not only the first")
+  {
+    auto twice_wrong = test::measured();
+    twice_wrong.results[0].stats->median_ms = -5;
+    twice_wrong.results.pop_back();
+    const auto file = write_dataset(folder, "twice.json", twice_wrong);
+    const auto outcome = run_layerbench("validate " + file);
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.find(file + ": /results/0/stats/median_ms: time -5.0 ms is not in (0, 10000000.0]") != std::string::npos);
+    CHECK(outcome.output.find(file + ": /results: cell Dropout at batch size 8 of the declared matrix is missing")
+          != std::string::npos);
+  }
   SUBCASE("no file: usage error, exit 2, naming the argument as the usage does")
   {
     const auto outcome = run_layerbench("validate");
@@ -114,6 +126,26 @@ TEST_CASE("layerbench diff")
     CHECK(outcome.output.find(c + " on cpu \"Another CPU\"") != std::string::npos);
     CHECK(run_layerbench("diff " + a + " " + b).output.find("warning") == std::string::npos);
   }
+  SUBCASE("a dataset that breaks the rules: exit 1 naming the file, the pointer and the problem")
+  {
+    auto negative = test::measured();
+    test::cell_of(negative, "Dropout", 8).stats->median_ms = -5;
+    const auto c = write_dataset(folder, "c.json", negative);
+    const auto outcome = run_layerbench("diff " + a + " " + c);
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.rfind("layerbench: error: " + c + ": /results/3/stats/median_ms: time -5.0 ms is not in (0, 10000000.0]", 0)
+          == 0);
+  }
+  SUBCASE("a duplicate key: exit 1 naming its pointer")
+  {
+    auto text = dataset::serialize(test::measured());
+    text.replace(text.find("\"title\""), 7, "\"title\": \"first\", \"title\"");
+    const auto c = (folder.path() / "c.json").string();
+    test::write_text(c, text);
+    const auto outcome = run_layerbench("diff " + c + " " + b);
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output == "layerbench: error: " + c + ": /title: duplicate key \"title\"\n");
+  }
   SUBCASE("a bad format: exit 2 naming --format")
   {
     const auto outcome = run_layerbench("diff " + a + " " + b + " --format html");
@@ -148,6 +180,17 @@ TEST_CASE("layerbench merge")
     CHECK(outcome.output.find("layerbench: error: merge: ") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(out));
   }
+  SUBCASE("a shard with a duplicate cell: exit 1 naming the shard, nothing written")
+  {
+    auto doubled = first;
+    doubled.results.push_back(doubled.results.front());
+    const auto bad = write_dataset(folder, "s1-bad.json", doubled);
+    const auto outcome = run_layerbench("merge " + bad + " " + shard2 + " --out " + out);
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.find("layerbench: error: " + bad + ": /results/2: duplicate cell Linear at batch size 1")
+          == 0);
+    CHECK_FALSE(std::filesystem::exists(out));
+  }
 }
 
 TEST_CASE("layerbench export")
@@ -164,6 +207,16 @@ TEST_CASE("layerbench export")
   SUBCASE("an unknown format: exit 2")
   {
     CHECK(run_layerbench("export " + file + " --format xlsx").status == 2);
+  }
+  SUBCASE("a negative median: exit 1 naming the file and the pointer, no rows")
+  {
+    auto negative = test::measured();
+    negative.results[0].stats->median_ms = -5;
+    const auto bad = write_dataset(folder, "bad.json", negative);
+    const auto outcome = run_layerbench("export " + bad + " --format csv");
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.rfind("layerbench: error: " + bad + ": /results/0/stats/median_ms: time -5.0 ms", 0) == 0);
+    CHECK(outcome.output.find("dataset_id,") == std::string::npos);
   }
 }
 

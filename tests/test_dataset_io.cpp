@@ -46,7 +46,8 @@ TEST_CASE("dataset::serialize")
     original.results[0].canary = dataset::CanaryTime{0.5, 3.25};
     original.methodology->canary = "a matmul and a copy";
     const auto text = dataset::serialize(original);
-    const auto read = dataset::parse(text, "round-trip");
+    // Schema only: a "1/2" shard holding the whole matrix breaks the rules, not the format.
+    const auto read = dataset::parse_unchecked(text, "round-trip");
     CHECK(dataset::serialize(read) == text);
     CHECK(read.methodology->shard == "1/2");
     CHECK(read.results[1].status == dataset::CellStatus::skipped);
@@ -67,7 +68,8 @@ TEST_CASE("dataset::serialize")
     reference.provenance.source = dataset::Source{"Page", "", "April 11, 2026", "CC BY 4.0", "cite the page",
                                                   "NVIDIA A100 (80GB)", "2.6", "PyTorch 2.6", {"rounded as printed"}};
     const auto text = dataset::serialize(reference);
-    const auto read = dataset::parse(text, "round-trip");
+    // Schema only: the fixture's quartiles are more than a published reference may hold.
+    const auto read = dataset::parse_unchecked(text, "round-trip");
     CHECK(dataset::serialize(read) == text);
     REQUIRE(read.provenance.source);
     CHECK(read.provenance.source->notes == std::vector<std::string>{"rounded as printed"});
@@ -175,6 +177,85 @@ TEST_CASE("dataset::parse")
     older["schema_version"] = "1.0.0";
     older["methodology"].erase("shard");
     CHECK(dataset::parse(older.dump(), "old.json").schema_version.minor == 0);
+  }
+  SUBCASE("a negative median is refused with the file, the pointer and the problem")
+  {
+    auto broken = test::measured();
+    broken.results[3].stats->median_ms = -5;
+    const auto message = parse_error(dataset::serialize(broken));
+    CHECK(message.rfind("bad.json: /results/3/stats/median_ms: time -5.0 ms is not in (0, 10000000.0]", 0) == 0);
+  }
+  SUBCASE("a duplicate cell is refused")
+  {
+    auto broken = test::measured();
+    broken.results.push_back(broken.results.front());
+    CHECK(parse_error(dataset::serialize(broken)).find("bad.json: /results/4: duplicate cell Linear at batch size 1")
+          == 0);
+  }
+  SUBCASE("a missing cell: refused when complete, accepted when partial (a run's checkpoint)")
+  {
+    auto partial = test::measured();
+    partial.results.pop_back();
+    const auto text = dataset::serialize(partial);
+    CHECK(parse_error(text).find("cell Dropout at batch size 8 of the declared matrix is missing") != std::string::npos);
+    CHECK(dataset::parse(text, "run.json.partial", dataset::Completeness::partial).results.size() == 3);
+  }
+  SUBCASE("a duplicate key is refused with its pointer, not the last value taken")
+  {
+    auto text = dataset::serialize(test::measured());
+    text.replace(text.find("\"title\""), 7, "\"title\": \"first\", \"title\"");
+    CHECK(parse_error(text) == "bad.json: /title: duplicate key \"title\"");
+  }
+  SUBCASE("a string over 4096 bytes is refused with its pointer")
+  {
+    CHECK(mutated_error([](auto& j) { j["title"] = std::string(200000, 't'); })
+          == "bad.json: /title: string of 200000 bytes exceeds the 4096-byte limit");
+    CHECK(mutated_error([](auto& j) { j["provenance"]["command_line"] = std::string(4097, 'c'); })
+          == "bad.json: /provenance/command_line: string of 4097 bytes exceeds the 4096-byte limit");
+  }
+}
+
+TEST_CASE("dataset::parse_unchecked")
+{
+  SUBCASE("the schema only, for validate to list every problem")
+  {
+    auto broken = test::measured();
+    broken.results[3].stats->median_ms = -5;
+    CHECK(dataset::parse_unchecked(dataset::serialize(broken), "bad.json").results[3].stats->median_ms == -5);
+  }
+}
+
+TEST_CASE("dataset::from_json")
+{
+  SUBCASE("the 4096-byte string limit applies to a Json built in memory too")
+  {
+    auto json = fixture_json();
+    json["title"] = std::string(5000, 't');
+    CHECK_THROWS_WITH_AS(dataset::from_json(json, "mem"), "mem: /title: string of 5000 bytes exceeds the 4096-byte limit",
+                         Error);
+  }
+}
+
+TEST_CASE("dataset::load")
+{
+  test::TempFolder folder;
+  SUBCASE("a file that breaks the rules is refused, naming the file")
+  {
+    auto broken = test::measured();
+    broken.results[3].stats->median_ms = -5;
+    const auto path = folder.path() / "a.json";
+    test::write_text(path, dataset::serialize(broken));
+    CHECK_THROWS_WITH_AS(dataset::load(path),
+                         doctest::Contains((path.string() + ": /results/3/stats/median_ms: time -5.0 ms is not in").c_str()), Error);
+  }
+  SUBCASE("a checkpoint loads with partial completeness")
+  {
+    auto partial = test::measured();
+    partial.results.pop_back();
+    const auto path = folder.path() / "run.json.partial";
+    test::write_text(path, dataset::serialize(partial));
+    CHECK_THROWS_AS(dataset::load(path), Error);
+    CHECK(dataset::load(path, dataset::Completeness::partial).results.size() == 3);
   }
 }
 

@@ -61,6 +61,12 @@ TEST_CASE("dataset::parse_parity")
     CHECK(mutated_error([](auto& j) { j.erase("summary"); }) == "parity.json: /summary: missing required field");
     CHECK(mutated_error([](auto& j) { j["format"] = "other"; }).find("/format: expected \"layerbench-parity\"") != std::string::npos);
   }
+  SUBCASE("a duplicate key is refused with its pointer")
+  {
+    auto text = fixture_json().dump();
+    text.replace(text.find("\"title\""), 7, "\"title\": \"x\", \"title\"");
+    CHECK_THROWS_WITH_AS(dataset::parse_parity(text, "parity.json"), "parity.json: /title: duplicate key \"title\"", Error);
+  }
 }
 
 TEST_CASE("dataset::load_parity_folder")

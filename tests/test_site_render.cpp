@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <map>
 #include <unistd.h>
 
@@ -138,6 +139,32 @@ TEST_CASE("site::render")
     CHECK_THROWS_AS(layerbench::site::render(options), Error);
     CHECK(snapshot(work / "site") == before);
     CHECK_FALSE(fs::exists(work / ("site.tmp-" + std::to_string(::getpid()))));
+  }
+  SUBCASE("a dataset that breaks the rules (a negative median) stops the render, naming file and pointer")
+  {
+    const fs::path data = work / "negative-data";
+    fs::create_directories(data / "datasets");
+    auto json = nlohmann::json::parse(read(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json"));
+    json["results"][0]["stats"]["median_ms"] = -5;
+    layerbench::util::write_file_atomic(data / "datasets/a-v1.json", json.dump(2), layerbench::util::Overwrite::yes);
+    RenderOptions options = fixture_options(work / "site");
+    options.data_dir = data;
+    const std::string expected = (data / "datasets/a-v1.json").string() + ": /results/0/stats/median_ms: time -5.0 ms";
+    CHECK_THROWS_WITH_AS(layerbench::site::render(options), doctest::Contains(expected.c_str()), Error);
+    CHECK_FALSE(fs::exists(work / "site/index.html"));
+  }
+  SUBCASE("a duplicate key in the reference's inconsistencies stops the render, naming its pointer")
+  {
+    const fs::path data = work / "duplicate-data";
+    fs::copy(k_source / "tests/fixtures/site/data", data, fs::copy_options::recursive);
+    const auto file = data / "reference/fixture-reference-inconsistencies.json";
+    auto text = read(file);
+    text.replace(text.find('{'), 1, "{\"reference\": 1, ");
+    layerbench::util::write_file_atomic(file, text, layerbench::util::Overwrite::yes);
+    RenderOptions options = fixture_options(work / "site");
+    options.data_dir = data;
+    CHECK_THROWS_WITH_AS(layerbench::site::render(options), (file.string() + ": /reference: duplicate key \"reference\"").c_str(),
+                         Error);
   }
   SUBCASE("a template error stops the render and leaves the previous site untouched")
   {

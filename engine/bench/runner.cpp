@@ -170,6 +170,17 @@ dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::s
   return result;
 }
 
+// The cells go into the final file as they are: the loader holds them to the rules `validate` applies,
+// all but completeness, so that a duplicate or out-of-matrix cell is refused now rather than in the file.
+dataset::Dataset load_checkpoint(const std::filesystem::path& checkpoint)
+{
+  try {
+    return dataset::load(checkpoint, dataset::Completeness::partial);
+  } catch (const Error& error) {
+    throw Error(std::string(error.what()) + " (cannot resume from this checkpoint; delete it to start afresh)");
+  }
+}
+
 // A checkpoint may only be continued by the same matrix on the same device with the same knobs.
 void check_resumable(const dataset::Dataset& saved, const dataset::Dataset& fresh, const std::string& origin)
 {
@@ -185,16 +196,6 @@ void check_resumable(const dataset::Dataset& saved, const dataset::Dataset& fres
     return json.dump();
   };
   same("methodology (layers, batch sizes or measurement options)", methodology_text(saved), methodology_text(fresh));
-  // The cells go into the final file as they are: hold them to the rules `validate` applies, so that a
-  // duplicate or out-of-matrix cell is refused now rather than in the file.
-  const auto problems = dataset::check(saved, dataset::Completeness::partial);
-  if (!problems.empty()) {
-    const auto& first = problems.front();
-    throw Error(origin + ": cannot resume: the checkpoint breaks the dataset's rules at " + first.pointer + ": "
-                + first.message
-                + (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more problems)" : "")
-                + "; delete it to start afresh");
-  }
 }
 
 // `safe`: how many cells the checkpoint held after its last successful save. When the disk fills or
@@ -265,7 +266,7 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     if (!std::filesystem::exists(checkpoint)) {
       throw Error(checkpoint.string() + ": no checkpoint to resume from");
     }
-    auto saved = dataset::load(checkpoint);
+    auto saved = load_checkpoint(checkpoint);
     check_resumable(saved, result, checkpoint.string());
     result.results = saved.results;
     result.created = saved.created;

@@ -3,6 +3,7 @@
 
 #include "dataset/io.hpp"
 #include "dataset/json_reader.hpp"
+#include "dataset/json_text.hpp"
 #include "dataset/validate.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
@@ -129,12 +130,7 @@ CatalogEntry parse_entry(Reader reader)
 
 Catalog parse_catalog(const std::string& text, const std::string& origin)
 {
-  detail::Json json;
-  try {
-    json = detail::Json::parse(text);
-  } catch (const detail::Json::exception& error) {
-    throw Error(origin + ": not valid JSON: " + error.what());
-  }
+  const auto json = parse_json(text, origin);
   if (!json.is_object() || !json.contains("datasets")) {
     throw Error(origin + ": not a layerbench catalog (no \"datasets\" at the top level)");
   }

@@ -128,10 +128,12 @@ std::vector<SettingChange> compare_settings(const Dataset& a, const Dataset& b)
 {
   std::vector<SettingChange> changes;
   const auto in_b = settings_of(b);
-  for (const auto& [name, value] : settings_of(a)) {
-    const auto other = std::find_if(in_b.begin(), in_b.end(), [&](const auto& s) { return s.first == name; });
-    if (other != in_b.end() && other->second != value) {
-      changes.push_back({name, value, other->second});
+  // Not a structured binding: C++17 lets no lambda capture one (GCC allows it, clang refuses).
+  for (const auto& setting : settings_of(a)) {
+    const auto other =
+      std::find_if(in_b.begin(), in_b.end(), [&](const auto& s) { return s.first == setting.first; });
+    if (other != in_b.end() && other->second != setting.second) {
+      changes.push_back({setting.first, setting.second, other->second});
     }
   }
   return changes;

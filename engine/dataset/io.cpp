@@ -2,6 +2,7 @@
 #include "dataset/io.hpp"
 
 #include "dataset/json_reader.hpp"
+#include "dataset/json_text.hpp"
 #include "util/error.hpp"
 
 #include <cmath>
@@ -519,28 +520,36 @@ Dataset from_json(const Json& json, const std::string& origin)
   return dataset;
 }
 
-Dataset parse(const std::string& text, const std::string& origin)
+Dataset parse_unchecked(const std::string& text, const std::string& origin)
 {
   if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
     throw Error(origin + ": empty file, not a dataset");
   }
-  Json json;
-  try {
-    json = Json::parse(text);
-  } catch (const Json::exception& error) {
-    // parse_error, and out_of_range for a number beyond double such as 1e400 (found by fuzzing).
-    throw Error(origin + ": not valid JSON: " + error.what());
-  }
-  return from_json(json, origin);
+  return from_json(parse_json(text, origin), origin);
 }
 
-Dataset load(const std::filesystem::path& path)
+Dataset parse(const std::string& text, const std::string& origin, Completeness completeness)
+{
+  auto dataset = parse_unchecked(text, origin);
+  const auto problems = check(dataset, completeness);
+  if (problems.empty()) {
+    return dataset;
+  }
+  const auto& first = problems.front();
+  const auto more = problems.size() - 1;
+  throw Error(origin + ": " + (first.pointer.empty() ? "/" : first.pointer) + ": " + first.message
+              + (more == 0 ? ""
+                           : " (and " + std::to_string(more) + (more == 1 ? " more problem" : " more problems")
+                                 + ": layerbench validate lists them all)"));
+}
+
+Dataset load(const std::filesystem::path& path, Completeness completeness)
 {
   auto text = util::read_file(path);
   if (!text) {
     throw Error(path.string() + ": " + text.error());
   }
-  return parse(*text, path.string());
+  return parse(*text, path.string(), completeness);
 }
 
 void save(const std::filesystem::path& path, const Dataset& dataset, util::Overwrite overwrite)

@@ -5,6 +5,7 @@
 // naming the origin and the JSON pointer, and fields nobody asked for are errors.
 
 #include "dataset/dataset.hpp"
+#include "dataset/json_text.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -70,6 +71,11 @@ public:
     const auto& value = field(key);
     if (!value.is_string()) {
       fail(at(key), "expected a string, found " + std::string(value.type_name()));
+    }
+    // parse_json() has already refused long strings in text; this covers a Json built in memory.
+    const auto problem = text_length_problem(value.get_ref<const std::string&>());
+    if (!problem.empty()) {
+      fail(at(key), problem);
     }
     return value.get<std::string>();
   }
@@ -220,6 +226,10 @@ inline std::vector<std::string> text_list(Reader& reader, const std::string& key
   for (size_t i = 0; i < array.size(); ++i) {
     if (!array[i].is_string()) {
       reader.fail(reader.at(key) + "/" + std::to_string(i), "expected a string");
+    }
+    const auto problem = text_length_problem(array[i].get_ref<const std::string&>());
+    if (!problem.empty()) {
+      reader.fail(reader.at(key) + "/" + std::to_string(i), problem);
     }
     result.push_back(array[i].get<std::string>());
   }

@@ -2,6 +2,7 @@
 #include "dataset/validation.hpp"
 
 #include "dataset/json_reader.hpp"
+#include "dataset/json_text.hpp"
 
 #include "util/file.hpp"
 
@@ -78,12 +79,7 @@ ParityCell read_cell(Reader reader)
 
 Parity parse_parity(const std::string& text, const std::string& origin)
 {
-  Json json;
-  try {
-    json = Json::parse(text);
-  } catch (const Json::parse_error& error) {
-    throw Error(origin + ": not valid JSON: " + error.what());
-  }
+  const Json json = parse_json(text, origin);
   Reader reader(json, "", origin);
   if (reader.text("format") != "layerbench-parity") {
     reader.fail(reader.at("format"), "expected \"layerbench-parity\"");

@@ -3,6 +3,7 @@
 
 #include "dataset/catalog.hpp"
 #include "dataset/io.hpp"
+#include "dataset/json_text.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/format.hpp"
@@ -40,11 +41,7 @@ SiteDataset load_dataset(const fs::path& path, DatasetOrigin origin)
 
 nlohmann::ordered_json parse_json(const fs::path& path)
 {
-  try {
-    return nlohmann::ordered_json::parse(read(path));
-  } catch (const nlohmann::ordered_json::parse_error& error) {
-    throw Error(path.string() + ": not valid JSON: " + error.what());
-  }
+  return dataset::parse_ordered_json(read(path), path.string());
 }
 
 struct Listing

@@ -140,6 +140,9 @@ CASES = [
     ("samples zero", put(0, "results", 0, "stats", "samples")),
     ("logical_cores a float", put(2.5, "environment", "logical_cores")),
     ("integer beyond int64", put(2 ** 64, "environment", "device", "memory_bytes")),
+    ("title over 4096 bytes", put("t" * 4097, "title")),
+    ("skip reason over 4096 bytes", put("r" * 5000, "results", 1, "skip_reason")),
+    ("layer name over 4096 bytes", put(["L" * 4097], "methodology", "layers")),
 ]
 
 
