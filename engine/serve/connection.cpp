@@ -19,7 +19,9 @@ constexpr int k_write_timeout_ms = 5000;
 
 int milliseconds_until(std::chrono::steady_clock::time_point deadline)
 {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  // Rounded up: rounded down, the last wait would end just before the deadline and a slow client would read as
+  // one that closed (no 408).
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   return static_cast<int>(std::max<std::chrono::milliseconds::rep>(0, left.count()));
 }
 

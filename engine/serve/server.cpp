@@ -12,11 +12,13 @@
 #include <atomic>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <arpa/inet.h>
 #include <httplib.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
@@ -148,6 +150,28 @@ bool refuse_method(Connection& connection)
   return connection.skip_body(length, k_body_time);
 }
 
+// Closing a socket whose receive buffer still holds bytes (a client still trickling its headers) sends
+// a reset, which can destroy the response before the client reads it. Send our FIN first, then read and
+// drop what still arrives for a short, bounded time, as web servers' "lingering close" does.
+void close_gracefully(socket_t socket)
+{
+  constexpr int k_linger_ms = 250;
+  ::shutdown(socket, SHUT_WR);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(k_linger_ms);
+  char discard[4096];
+  while (std::chrono::steady_clock::now() < deadline) {
+    pollfd readable{socket, POLLIN, 0};
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (::poll(&readable, 1, static_cast<int>(std::max<int64_t>(left.count(), 1))) <= 0) {
+      break;
+    }
+    if (::recv(socket, discard, sizeof discard, 0) <= 0) {
+      break; // the client closed too, or an error: nothing left to protect
+    }
+  }
+  ::close(socket);
+}
+
 } // namespace
 
 bool HttpServer::process_and_close_socket(socket_t socket)
@@ -156,8 +180,7 @@ bool HttpServer::process_and_close_socket(socket_t socket)
     Connection connection(socket);
     serve_connection(connection);
   }
-  ::shutdown(socket, SHUT_RDWR);
-  ::close(socket);
+  close_gracefully(socket);
   return true;
 }
 
