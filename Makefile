@@ -33,8 +33,11 @@ measure: build
 	$(BIN) run --out $(RUNS)/local-$$(date -u +%Y%m%dT%H%M%SZ).json $(RUN_ARGS)
 
 # The published site: data/ rendered into site/ (commit the result; a test checks it is current).
+# BASE_URL=https://... puts the pages' addresses into the citations (for a copy served there; the
+# committed site/ is rendered without one, so it names no address it cannot vouch for).
+BASE_URL ?=
 render: build
-	$(BIN) render --data data --templates templates --out site
+	$(BIN) render --data data --templates templates --out site $(if $(BASE_URL),--base-url $(BASE_URL))
 
 # The preview of `make run`: data/ plus the newest local run, rendered into $(PREVIEW) (never site/),
 # served with live reload until Ctrl-C. SERVE_ARGS="--port 0" picks a free port.

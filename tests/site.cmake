@@ -9,12 +9,12 @@ add_test(NAME site/render_fixtures
           --templates ${CMAKE_SOURCE_DIR}/templates --out ${site_fixture_out}
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(site/render_fixtures PROPERTIES FIXTURES_SETUP site_fixture)
-foreach(check links html table axe)
+foreach(check links html table axe phone private)
   add_test(NAME site/${check} COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py ${check} ${site_fixture_out}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(site/${check} PROPERTIES FIXTURES_REQUIRED site_fixture SKIP_RETURN_CODE 77 TIMEOUT 600)
 endforeach()
-foreach(check links html axe)
+foreach(check links html axe phone private)
   add_test(NAME site/committed_${check} COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py ${check} ${CMAKE_SOURCE_DIR}/site
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(site/committed_${check} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
@@ -33,3 +33,7 @@ set_tests_properties(site/render_cli_no_datasets PROPERTIES
 add_test(NAME site/render_cli_unknown_option COMMAND layerbench render --bogus WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(site/render_cli_unknown_option PROPERTIES
   PASS_REGULAR_EXPRESSION "layerbench: error: render: unrecognised option '--bogus'")
+add_test(NAME site/render_cli_bad_base_url COMMAND layerbench render --base-url ftp://example.org --out ${CMAKE_BINARY_DIR}/no-such-site
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(site/render_cli_bad_base_url PROPERTIES
+  PASS_REGULAR_EXPRESSION "layerbench: error: render: --base-url \"ftp://example.org\": give the address")

@@ -84,10 +84,10 @@ def chromium():
     skip("chromium is not installed (Debian package chromium)")
 
 
-def dump_dom(browser, url):
+def dump_dom(browser, url, extra=()):
     with tempfile.TemporaryDirectory() as profile:
         result = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={profile}",
-                                 "--virtual-time-budget=15000", "--dump-dom", url],
+                                 "--virtual-time-budget=15000", *extra, "--dump-dom", url],
                                 capture_output=True, text=True, timeout=120)
     return result.stdout
 
@@ -103,6 +103,9 @@ def check_table(site):
         problems.append("the benchmark table has no rows")
     if "sortable-header" not in dom:
         problems.append("the sorting script did not run")
+    # Other datasets are columns in the HTML itself; the script only adds a checkbox for each.
+    if 'data-group="' in (site / "index.html").read_text(encoding="utf-8") and 'class="groups"' not in dom:
+        problems.append("the benchmark table has dataset columns but the script added no checkboxes for them")
     return problems
 
 
@@ -137,6 +140,88 @@ def check_axe(site):
     return problems
 
 
+# Measured in the browser at a phone's width: what overflows the page, whether the benchmark table's
+# layer and first time are in view, and the smallest chart text as drawn (font size times the SVG's scale).
+# Headless Chromium keeps its window at least 500 px wide, so the page is loaded into a 390 px iframe.
+PHONE_PROBE = """<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>probe</title></head><body style="margin:0">
+<iframe id="frame" src="PAGE" width="WIDTH" height="2000" style="border:0"></iframe>
+<script>document.getElementById('frame').addEventListener('load', function () {
+var win = this.contentWindow, doc = this.contentDocument;
+var out = {width: win.innerWidth, overflow: doc.documentElement.scrollWidth, smallest_chart_px: null, wide: []};
+var inside = doc.documentElement.clientWidth;
+// What makes the page scroll: the blocks whose hiding makes it narrower.
+var base = doc.documentElement.scrollWidth;
+if (base > inside) {
+  doc.querySelectorAll('body > *:not(main), main > *, main > * > *').forEach(function (element) {
+    var kept = element.style.display; element.style.display = 'none';
+    var now = doc.documentElement.scrollWidth; element.style.display = kept;
+    if (now < base && out.wide.length < 5) {
+      out.wide.push(element.tagName.toLowerCase() + ': ' + element.textContent.trim().replace(/\s+/g, ' ').slice(0, 60));
+    }
+  });
+}
+out.overflow = Math.max(out.overflow - inside, 0);
+var row = doc.querySelector('#benchmark tbody tr');
+if (row) {
+  var layer = row.querySelector('th').getBoundingClientRect();
+  var time = row.querySelector('td[data-sort]:not(.wide)').getBoundingClientRect();
+  out.layer_right = layer.right; out.time_right = time.right; out.layer_left = layer.left;
+}
+doc.querySelectorAll('svg.chart').forEach(function (svg) {
+  var box = svg.viewBox.baseVal; var scale = svg.getBoundingClientRect().width / box.width;
+  svg.querySelectorAll('text').forEach(function (text) {
+    var px = parseFloat(win.getComputedStyle(text).fontSize) * scale;
+    if (out.smallest_chart_px === null || px < out.smallest_chart_px) { out.smallest_chart_px = px; }
+  });
+});
+var pre = document.createElement('pre'); pre.id = 'phone-result'; pre.textContent = JSON.stringify(out);
+document.body.appendChild(pre); });</script></body></html>"""
+
+
+def check_phone(site, width=390):
+    browser = chromium()
+    problems = []
+    # Every page of the top level, and the layer and compare pages with the longest names (the widest headings).
+    names = [p.name for p in pages(site) if p.parent == site]
+    for folder in ("layers", "compare"):
+        nested = sorted(site.glob(f"{folder}/*.html"), key=lambda p: (-len(p.name), p.name))[:1]
+        names += [str(p.relative_to(site)) for p in nested]
+    with tempfile.TemporaryDirectory() as scratch:
+        probe = pathlib.Path(scratch) / "probe.html"
+        for name in names:
+            page = site / name
+            if not page.exists():
+                continue
+            probe.write_text(PHONE_PROBE.replace("PAGE", page.resolve().as_uri()).replace("WIDTH", str(width)), encoding="utf-8")
+            dom = dump_dom(browser, probe.as_uri(), extra=["--allow-file-access-from-files"])
+            if 'id="phone-result"' not in dom:
+                problems.append(f"{name}: the probe did not finish")
+                continue
+            found = json.loads(html_unescape(dom.split('id="phone-result">', 1)[1].split("</pre>", 1)[0]))
+            print(f"{name} at {width} px: {found}")
+            if found["width"] != width:
+                problems.append(f"{name}: the page was laid out {found['width']} px wide, not {width}")
+            if found["overflow"] > 0:
+                problems.append(f"{name}: the page scrolls sideways by {found['overflow']} px at {width} px ({', '.join(found['wide'])});"
+                                " wide content must scroll in its own box")
+            if "time_right" in found and (found["layer_left"] < 0 or found["time_right"] > found["width"]):
+                problems.append(f"{name}: the layer name or its first time is out of view ({found})")
+            if found["smallest_chart_px"] is not None and found["smallest_chart_px"] < 11:
+                problems.append(f"{name}: chart text drawn at {found['smallest_chart_px']:.1f} px, under 11 px")
+    return problems
+
+
+def check_private(site):
+    """No local path, path outside the repository or -dirty commit on a page."""
+    markers = ["-dirty", "/tmp/", "/home/", "/root/", "/work/", "file://", "../shared"]
+    problems = []
+    for page in pages(site):
+        text = page.read_text(encoding="utf-8")
+        problems += [f"{page.relative_to(site)}: shows {marker!r}" for marker in markers if marker in text]
+    print(f"{len(pages(site))} pages searched for {markers}")
+    return problems
+
+
 def html_unescape(text):
     import html as html_module
     return html_module.unescape(text)
@@ -166,7 +251,8 @@ def main():
     check, site = sys.argv[1], pathlib.Path(sys.argv[2]).resolve()
     if check != "committed" and not (site / "index.html").exists():
         skip(f"{site} has no index.html: render the site first")
-    checks = {"links": check_links, "html": check_html, "table": check_table, "axe": check_axe}
+    checks = {"links": check_links, "html": check_html, "table": check_table, "axe": check_axe, "phone": check_phone,
+              "private": check_private}
     problems = check_committed(site, sys.argv[3]) if check == "committed" else checks[check](site)
     for problem in problems:
         print(f"FAIL: {problem}")

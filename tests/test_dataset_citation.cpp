@@ -35,9 +35,19 @@ TEST_CASE("dataset::bibtex")
   {
     CHECK(text.find("  title = {H100 \\& friends: 100\\% of\\_layers},\n") != std::string::npos);
   }
-  SUBCASE("the licence and attribution go into the note")
+  SUBCASE("the licence and the creators' attribution go into the note")
   {
-    CHECK(text.find("note = {Licence CC-BY-4.0. LayerBench test fixture}") != std::string::npos);
+    CHECK(text.find("note = {Licence CC-BY-4.0. Ada Lovelace and Alan Turing, \"H100 \\& friends: 100\\% of\\_layers\", "
+                    "LayerBench dataset test-cpu version 3, licensed CC-BY-4.0")
+          != std::string::npos);
+  }
+  SUBCASE("without an address no url is written; with one it is the url and part of the note")
+  {
+    CHECK(text.find("url") == std::string::npos);
+    const auto linked = dataset::bibtex(published(), "https://example.org/lb/datasets.html#test-cpu-v3");
+    CHECK(linked.find("  url = {https://example.org/lb/datasets.html#test-cpu-v3},\n") != std::string::npos);
+    // In the note TeX specials are escaped, the url field keeps the address as it is.
+    CHECK(linked.find("version 3, https://example.org/lb/datasets.html\\#test-cpu-v3, licensed") != std::string::npos);
   }
   SUBCASE("a published reference names its page")
   {
@@ -47,6 +57,35 @@ TEST_CASE("dataset::bibtex")
     CHECK(dataset::bibtex(reference).find("Figures as printed by \"PyTorch Layer Performance Benchmark\", April 11, "
                                           "2026, CC BY 4.0.")
           != std::string::npos);
+  }
+}
+
+TEST_CASE("dataset::attribution")
+{
+  SUBCASE("names the dataset's creators, not a fixed text")
+  {
+    auto data = published();
+    data.license.attribution = "Somebody else";
+    const auto text = dataset::attribution(data, "");
+    CHECK(text.rfind("Ada Lovelace and Alan Turing, \"H100", 0) == 0);
+    CHECK(text.find("Somebody else") == std::string::npos);
+    CHECK(text.find("(https://creativecommons.org/licenses/by/4.0/)") != std::string::npos);
+  }
+  SUBCASE("three creators are listed with commas and a final and")
+  {
+    auto data = published();
+    data.creators.push_back({"Grace Hopper", ""});
+    CHECK(dataset::attribution(data, "").rfind("Ada Lovelace, Alan Turing and Grace Hopper, ", 0) == 0);
+  }
+  SUBCASE("a published reference names its page first, and the page's address when known")
+  {
+    auto reference = published();
+    reference.provenance.source = dataset::Source{"Seed page", "https://example.com/seed", "April 11, 2026",
+                                                  "CC BY 4.0", "cite", "", "", "", {}};
+    CHECK(dataset::attribution(reference, "").rfind("Figures as printed by \"Seed page\" (https://example.com/seed), "
+                                                    "April 11, 2026, CC BY 4.0. Transcribed by Ada Lovelace",
+                                                    0)
+          == 0);
   }
 }
 
@@ -66,6 +105,12 @@ TEST_CASE("dataset::cff")
     CHECK(text.find("authors:\n  - name: \"Ada Lovelace\"\n    affiliation: \"Analytical Engines\"\n"
                     "  - name: \"Alan Turing\"\n")
           != std::string::npos);
+  }
+  SUBCASE("an address goes into url and the abstract only when given")
+  {
+    CHECK(text.find("\nurl: ") == std::string::npos);
+    const auto linked = dataset::cff(published(), "https://example.org/lb/datasets.html#test-cpu-v3");
+    CHECK(linked.find("\nurl: \"https://example.org/lb/datasets.html#test-cpu-v3\"\n") != std::string::npos);
   }
   SUBCASE("quotes in a title stay inside the YAML string")
   {

@@ -85,7 +85,8 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string home = read(work / "site/index.html");
-    CHECK(home.find("<caption>Median forward time per batch, Fixture CPU run</caption>") != std::string::npos);
+    CHECK(home.find("<th scope=\"colgroup\" colspan=\"6\" class=\"group\"><a href=\"datasets.html#fixture-cpu-v1\">Fixture CPU run")
+          != std::string::npos);
   }
   SUBCASE("a dataset whose bytes differ from the catalog's sha256 is refused")
   {
@@ -109,6 +110,87 @@ TEST_CASE("site::render")
     CHECK(datasets.find("Fixture CPU run · v1 (local run)") != std::string::npos);
     const std::string home = read(work / "site/index.html");
     CHECK(home.find("From <a href=\"datasets.html#fixture-cpu-v1\">") != std::string::npos);
+    // A column of the home table, beside the featured dataset, called "your run" and placed first.
+    const size_t mine = home.find("data-group=\"local-fixture-cpu-v1\"><a href=\"datasets.html#local-fixture-cpu-v1\" "
+                                  "title=\"Fixture CPU run · v1 (local run)\">your run</a>");
+    CHECK(mine != std::string::npos);
+    CHECK(mine < home.find("data-group=\"fixture-reference-v1\">"));
+    CHECK(home.find("<td class=\"num side\" data-group=\"local-fixture-cpu-v1\"") != std::string::npos);
+  }
+  SUBCASE("the home table shows every other dataset in a column group of its own, no script needed")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const std::string home = read(work / "site/index.html");
+    CHECK(home.find("<th scope=\"colgroup\" colspan=\"6\" class=\"group\"><a href=\"datasets.html#fixture-cpu-v1\">")
+          != std::string::npos); // four batch sizes, memory and speed
+    CHECK(home.find("<th scope=\"col\" class=\"num side\" data-group=\"fixture-reference-v1\">BS=32 (ms)</th>")
+          != std::string::npos);
+    CHECK(home.find("data-group=\"fixture-cpu-v1\"") == std::string::npos); // the featured dataset is not repeated
+  }
+  SUBCASE("--base-url puts the page's address into the citations; without it no address is made up")
+  {
+    layerbench::site::render(fixture_options(work / "plain"));
+    const std::string plain = read(work / "plain/datasets.html");
+    CHECK(plain.find("  url = {") == std::string::npos);
+    CHECK(plain.find("\nurl: ") == std::string::npos);
+    CHECK(plain.find("Address of this version") == std::string::npos);
+    RenderOptions options = fixture_options(work / "site");
+    options.base_url = "https://example.org/lb";
+    layerbench::site::render(options);
+    const std::string datasets = read(work / "site/datasets.html");
+    CHECK(datasets.find("  url = {https://example.org/lb/datasets.html#fixture-cpu-v1},") != std::string::npos);
+    CHECK(datasets.find("url: &quot;https://example.org/lb/datasets.html#fixture-cpu-v1&quot;") != std::string::npos);
+    // The attribution names the creators and links the page, as CC BY asks.
+    CHECK(datasets.find("<blockquote><p>LayerBench tests, &quot;Fixture CPU run&quot;, LayerBench dataset fixture-cpu "
+                        "version 1, https://example.org/lb/datasets.html#fixture-cpu-v1, licensed CC-BY-4.0")
+          != std::string::npos);
+  }
+  SUBCASE("no local path, path outside the repository or -dirty commit reaches a page")
+  {
+    auto json = nlohmann::ordered_json::parse(read(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json"));
+    json["provenance"]["git_commit"] = "0123abc-dirty";
+    json["provenance"]["command_line"] = "layerbench run --out /tmp/private-folder/run.json --layers ../outside/list.txt";
+    const fs::path local = work / "local-run.json";
+    layerbench::util::write_file_atomic(local, json.dump(2), layerbench::util::Overwrite::yes);
+    RenderOptions options = fixture_options(work / "site");
+    options.extra_datasets.push_back(local);
+    layerbench::site::render(options);
+    size_t pages = 0;
+    for (const auto& entry : fs::recursive_directory_iterator(work / "site")) {
+      if (entry.path().extension() != ".html") {
+        continue;
+      }
+      ++pages;
+      const std::string page = read(entry.path());
+      for (const std::string& secret : std::vector<std::string>{"-dirty", "/tmp/", "private-folder", "../outside", work.string()}) {
+        CHECK_MESSAGE(page.find(secret) == std::string::npos, (entry.path().string() + " shows " + secret));
+      }
+    }
+    CHECK(pages > 10);
+    const std::string datasets = read(work / "site/datasets.html");
+    CHECK(datasets.find("0123abc (plus uncommitted changes)") != std::string::npos);
+    CHECK(datasets.find("git checkout 0123abc\n") != std::string::npos);
+    CHECK(datasets.find("build/layerbench run --out my-run.json --layers list.txt") != std::string::npos);
+  }
+  SUBCASE("the formulas page has every layer's formulas, notes and figures computed from the dataset")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const std::string formulas = read(work / "site/formulas.html");
+    for (const char* layer : {"Conv2d", "Dropout"}) {
+      CHECK_MESSAGE(formulas.find(std::string("<a href=\"layers/") + layer + ".html\">" + layer + "</a>") != std::string::npos, std::string(layer));
+    }
+    // Fixture: at batch 32 Dropout takes 0.036 ms; it is the only layer in train mode.
+    CHECK(formulas.find("At batch size 32: 0.036 ms, ") != std::string::npos);
+    CHECK(formulas.find("timed in train mode") != std::string::npos);
+    CHECK(read(work / "site/index.html").find("href=\"formulas.html\"") != std::string::npos);
+  }
+  SUBCASE("the home page says how to reproduce the featured dataset")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    const std::string home = read(work / "site/index.html");
+    CHECK(home.find("<h2 id=\"reproduce\">Reproduce this</h2>") != std::string::npos);
+    CHECK(home.find("git checkout fixture\nmake build\n") != std::string::npos);
+    CHECK(home.find("build/layerbench diff fixture-cpu-v1.json my-run.json") != std::string::npos);
   }
   SUBCASE("the FAQ answers from the featured dataset")
   {

@@ -220,6 +220,47 @@ TEST_CASE("site::build_pages")
     CHECK(text(*totals, "other_faster") == "1");
     CHECK(text(*totals, "unchanged") == "3");
   }
+  SUBCASE("the home table puts a local run first, as \"your run\", and leaves out a replaced version")
+  {
+    site::SiteData data = site_of(test::measured());
+    const auto add = [&data](const std::string& id, int version, const std::string& replaces, site::DatasetOrigin origin) {
+      site::SiteDataset entry;
+      entry.data = test::measured();
+      entry.data.id = id;
+      entry.data.version = version;
+      entry.data.replaces = replaces;
+      entry.slug = id + "-v" + std::to_string(version);
+      entry.origin = origin;
+      data.datasets.push_back(entry);
+    };
+    add("old", 1, "", site::DatasetOrigin::published);
+    add("old", 2, "old@1", site::DatasetOrigin::published);
+    add("mine", 1, "", site::DatasetOrigin::local);
+    const auto pages = site::build_pages(data);
+    const auto& groups = page(pages, "index.html").view.get("groups")->list_value();
+    REQUIRE(groups.size() == 2);
+    CHECK(text(groups[0], "slug") == "mine-v1");
+    CHECK(text(groups[0], "label") == "your run");
+    CHECK(text(groups[1], "slug") == "old-v2");
+    const auto& row = page(pages, "index.html").view.get("rows")->list_value().front();
+    CHECK(row.get("side")->list_value().size() == 2);
+  }
+  SUBCASE("the formulas page notes a layer against the one its note names, from the data")
+  {
+    dataset::Dataset d = test::measured({"Conv2d", "Conv1d"}, {32});
+    d.layers[0].params = 100;
+    d.layers[1].params = 50;
+    d.layers[0].flops_per_sample = 1e6;
+    test::cell_of(d, "Conv2d", 32).stats = test::quartiles(2.0, 1.9, 2.1);
+    test::cell_of(d, "Conv1d", 32).stats = test::quartiles(1.0, 0.9, 1.1);
+    const auto pages = site::build_pages(site_of(d));
+    const auto& rows = page(pages, "formulas.html").view.get("rows")->list_value();
+    REQUIRE(rows.size() == 2);
+    // Conv2d: 32 samples of 1 MFLOP in 2 ms.
+    CHECK(text(rows[0], "computed") == "At batch size 32: 2 ms, 16.0 GFLOP/s.");
+    CHECK(text(rows[1], "computed").find("0.5× Conv2d's time, with 50% of its parameters") != std::string::npos);
+    CHECK(text(rows[1], "note").find("aten::convolution") != std::string::npos);
+  }
 }
 
 TEST_CASE("site::ms_text")

@@ -27,25 +27,48 @@ std::string braced(const std::string& text)
 // A YAML double-quoted scalar; JSON string escapes are valid YAML.
 std::string yaml(const std::string& text) { return nlohmann::json(text).dump(); }
 
-std::string note(const Dataset& dataset)
+std::string creator_names(const Dataset& dataset)
 {
-  std::string text = "Licence " + dataset.license.id + ". " + dataset.license.attribution;
-  if (dataset.provenance.source) {
-    const auto& s = *dataset.provenance.source;
-    text += " Figures as printed by \"" + s.title + "\"" + (s.url.empty() ? "" : " (" + s.url + ")")
-            + (s.date.empty() ? "" : ", " + s.date) + ", " + s.license + ".";
+  if (dataset.creators.empty()) {
+    return "LayerBench contributors";
   }
-  return text;
+  std::string names;
+  for (size_t i = 0; i < dataset.creators.size(); ++i) {
+    const bool last = i + 1 == dataset.creators.size();
+    names += (i == 0 ? "" : last ? " and " : ", ") + dataset.creators[i].name;
+  }
+  return names;
+}
+
+std::string source_text(const Source& source)
+{
+  return "Figures as printed by \"" + source.title + "\"" + (source.url.empty() ? "" : " (" + source.url + ")")
+         + (source.date.empty() ? "" : ", " + source.date) + (source.license.empty() ? "" : ", " + source.license) + ".";
+}
+
+std::string note(const Dataset& dataset, const std::string& url)
+{
+  return "Licence " + dataset.license.id + ". " + attribution(dataset, url);
 }
 
 } // namespace
+
+std::string attribution(const Dataset& dataset, const std::string& url)
+{
+  std::string text = dataset.provenance.source ? source_text(*dataset.provenance.source) + " Transcribed by " : "";
+  text += creator_names(dataset) + ", \"" + dataset.title + "\", LayerBench dataset "
+          + dataset.id + " version " + std::to_string(dataset.version);
+  text += url.empty() ? "" : ", " + url;
+  text += ", licensed " + dataset.license.id + (dataset.license.url.empty() ? "" : " (" + dataset.license.url + ")") + ".";
+  return text;
+}
 
 std::string citation_key(const Dataset& dataset)
 {
   return "layerbench-" + dataset.id + "-v" + std::to_string(dataset.version);
 }
 
-std::string bibtex(const Dataset& dataset)
+std::string bibtex(const Dataset& dataset, const std::string& url)
 {
   std::string authors;
   for (const auto& creator : dataset.creators) {
@@ -58,12 +81,15 @@ std::string bibtex(const Dataset& dataset)
   }
   out += "  year = {" + year(dataset) + "},\n";
   out += "  version = {" + std::to_string(dataset.version) + "},\n";
-  out += "  note = " + braced(note(dataset)) + ",\n";
+  if (!url.empty()) {
+    out += "  url = {" + url + "},\n";
+  }
+  out += "  note = " + braced(note(dataset, url)) + ",\n";
   out += "  howpublished = {LayerBench dataset " + dataset.id + "@" + std::to_string(dataset.version) + "}\n}\n";
   return out;
 }
 
-std::string cff(const Dataset& dataset)
+std::string cff(const Dataset& dataset, const std::string& url)
 {
   std::string out = "cff-version: 1.2.0\n";
   out += "message: \"If you use this dataset, please cite it as below.\"\n";
@@ -72,7 +98,10 @@ std::string cff(const Dataset& dataset)
   out += "version: " + yaml(std::to_string(dataset.version)) + "\n";
   out += "date-released: " + yaml(dataset.created.substr(0, 10)) + "\n";
   out += "license: " + dataset.license.id + "\n";
-  out += "abstract: " + yaml(note(dataset)) + "\n";
+  if (!url.empty()) {
+    out += "url: " + yaml(url) + "\n";
+  }
+  out += "abstract: " + yaml(note(dataset, url)) + "\n";
   out += "authors:\n";
   for (const auto& creator : dataset.creators) {
     out += "  - name: " + yaml(creator.name) + "\n";

@@ -15,6 +15,9 @@ struct RenderOptions
   std::filesystem::path out_dir = "site";
   // Unpublished local runs shown beside the published datasets (make run's preview); never in site/.
   std::vector<std::filesystem::path> extra_datasets;
+  // Where the site will be served ("https://example.org/layerbench/"): page addresses go into the
+  // citations and attributions. Empty: no address is written, never a made-up one.
+  std::string base_url;
 };
 
 struct RenderReport

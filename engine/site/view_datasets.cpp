@@ -134,8 +134,18 @@ Data rows_of(Data rows)
   return holder;
 }
 
-Data dataset_block(const SiteDataset& entry)
+// The address of a dataset's section on the datasets page, or empty without a base address.
+std::string dataset_url(const SiteDataset& entry, const std::string& base_url)
 {
+  if (base_url.empty()) {
+    return "";
+  }
+  return base_url + (base_url.back() == '/' ? "" : "/") + "datasets.html#" + entry.slug;
+}
+
+Data dataset_block(const SiteDataset& entry, const std::string& base_url)
+{
+  const std::string url = dataset_url(entry, base_url);
   Data view = dataset_summary(entry, "");
   const Dataset& data = entry.data;
   view.set("environment", data.environment ? rows_of(environment_rows(*data.environment)) : Data(false));
@@ -158,8 +168,13 @@ Data dataset_block(const SiteDataset& entry)
   }
   view.set("has_notes", Data(!notes.is_empty_list()));
   view.set("notes", notes);
-  view.set("bibtex", dataset::bibtex(data));
-  view.set("cff", dataset::cff(data));
+  view.set("bibtex", dataset::bibtex(data, url));
+  view.set("cff", dataset::cff(data, url));
+  view.set("attribution", dataset::attribution(data, url));
+  // The file's own words, when they add to what the creators' attribution says.
+  view.set("recorded_attribution", data.license.attribution.empty() ? Data(false) : Data(data.license.attribution));
+  view.set("url", url.empty() ? Data(false) : Data(url));
+  view.set("reproduce", reproduce_steps(entry));
   return view;
 }
 
@@ -205,7 +220,7 @@ Data parity_view(const dataset::Parity& parity)
                        + ", CPU memory policy " + parity.cpu_memory_policy);
   view.set("rounds", util::format_thousands(parity.rounds));
   view.set("method", parity.method);
-  view.set("command", parity.command);
+  view.set("command", public_command(parity.command));
   view.set("targets", "median ratio within " + band_text(t.median_ratio_low, t.median_ratio_high) + "; every cell of at least "
                         + ms_text(t.cell_min_ms) + " ms within " + band_text(t.cell_ratio_low, t.cell_ratio_high));
   const bool median_met = s.median_ratio >= t.median_ratio_low && s.median_ratio <= t.median_ratio_high;
@@ -217,15 +232,67 @@ Data parity_view(const dataset::Parity& parity)
   return view;
 }
 
+// The recorded command with its --out replaced: the file it wrote is somebody else's path.
+std::string rerun_command(const std::string& command_line, const std::string& out)
+{
+  std::string command = public_command(command_line);
+  const std::string flag = " --out ";
+  const size_t at = command.find(flag);
+  if (at == std::string::npos) {
+    return command + " --out " + out;
+  }
+  const size_t start = at + flag.size();
+  const size_t end = std::min(command.find(' ', start), command.size());
+  return command.substr(0, start) + out + command.substr(end);
+}
+
 } // namespace
 
-PageSpec methodology_page(const SiteData& site, Data base)
+Data reproduce_steps(const SiteDataset& entry)
+{
+  const Dataset& data = entry.data;
+  const std::string mine = "my-run.json";
+  Data view = object();
+  Data lines = list();
+  if (data.kind == dataset::Kind::published_reference) {
+    view.set("intro", "LayerBench did not measure this dataset: it transcribes a published page. To measure the same "
+                      "layers and batch sizes on your own GPU, in a LayerBench checkout:");
+    lines.push_back(Data(std::string("make build")));
+    lines.push_back(Data("build/layerbench run --device cuda --out " + mine));
+  } else {
+    const std::string& commit = data.provenance.git_commit;
+    const bool known = !commit.empty() && commit != "unknown";
+    const bool dirty = public_commit(commit) != commit;
+    std::string intro = "Measured with " + data.provenance.tool + " " + data.provenance.tool_version;
+    intro += known ? " at commit " + public_commit(commit) : ", commit not recorded";
+    intro += dirty ? "; the uncommitted changes are not recorded, so the checkout below may differ from what ran." : ".";
+    view.set("intro", intro + " To measure it again, in a LayerBench checkout on a machine like the one it names:");
+    if (known) {
+      lines.push_back(Data("git checkout " + (dirty ? commit.substr(0, commit.rfind('-')) : commit)));
+    }
+    lines.push_back(Data(std::string("make build")));
+    const auto& env = data.environment;
+    const std::string tunables = env && env->glibc_tunables && !env->glibc_tunables->empty() ? "GLIBC_TUNABLES=" + *env->glibc_tunables + " " : "";
+    // A merged or hand-made dataset records another command; its matrix is measured by a plain run.
+    const std::string& recorded = data.provenance.command_line;
+    const std::string command = recorded.rfind("layerbench run", 0) == 0
+                                  ? rerun_command(recorded, mine)
+                                  : "layerbench run --device " + (env ? env->device.type : std::string("cpu")) + " --out " + mine;
+    lines.push_back(Data(tunables + "build/" + command));
+  }
+  lines.push_back(Data("build/layerbench diff " + entry.slug + ".json " + mine));
+  view.set("lines", lines);
+  view.set("download", entry.slug + ".json");
+  return view;
+}
+
+PageSpec methodology_page(const SiteData& site, Data base, const std::string& base_url)
 {
   Data blocks = list();
-  blocks.push_back(dataset_block(site.datasets[site.featured]));
+  blocks.push_back(dataset_block(site.datasets[site.featured], base_url));
   for (size_t i = 0; i < site.datasets.size(); ++i) {
     if (i != site.featured) {
-      blocks.push_back(dataset_block(site.datasets[i]));
+      blocks.push_back(dataset_block(site.datasets[i], base_url));
     }
   }
   base.set("blocks", blocks);
@@ -237,11 +304,11 @@ PageSpec methodology_page(const SiteData& site, Data base)
   return {"methodology", "methodology.html", std::move(base), "methodology"};
 }
 
-PageSpec datasets_page(const SiteData& site, Data base)
+PageSpec datasets_page(const SiteData& site, Data base, const std::string& base_url)
 {
   Data blocks = list();
   for (const auto& entry : site.datasets) {
-    blocks.push_back(dataset_block(entry));
+    blocks.push_back(dataset_block(entry, base_url));
   }
   base.set("blocks", blocks);
   return {"datasets", "datasets.html", std::move(base), ""};

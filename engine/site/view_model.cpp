@@ -24,7 +24,8 @@ struct NavItem
   const char* path;
   const char* label;
 };
-constexpr NavItem k_nav[] = {{"index.html", "Benchmark"}, {"faq.html", "FAQ"}, {"methodology.html", "Methodology"},
+constexpr NavItem k_nav[] = {{"index.html", "Benchmark"}, {"formulas.html", "Formulas"}, {"faq.html", "FAQ"},
+                             {"methodology.html", "Methodology"},
                              {"datasets.html", "Datasets"}, {"compare.html", "Compare"}};
 
 Data page_base(const SiteData& site, const std::string& path, const std::string& title)
@@ -54,7 +55,60 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
   return view;
 }
 
-Data home_rows(const SiteData& site, const std::vector<int>& batches)
+bool replaced_on_site(const SiteData& site, const SiteDataset& entry)
+{
+  const std::string key = entry.data.id + "@" + std::to_string(entry.data.version);
+  return std::any_of(site.datasets.begin(), site.datasets.end(), [&](const SiteDataset& other) {
+    return other.origin == DatasetOrigin::published && other.data.replaces == key;
+  });
+}
+
+// The datasets shown beside the featured one on the home table: local runs first ("your run"), then
+// every published dataset that no other dataset on the site replaces.
+std::vector<size_t> side_datasets(const SiteData& site)
+{
+  std::vector<size_t> shown;
+  for (const DatasetOrigin origin : {DatasetOrigin::local, DatasetOrigin::published}) {
+    for (size_t i = 0; i < site.datasets.size(); ++i) {
+      const SiteDataset& entry = site.datasets[i];
+      if (i == site.featured || entry.origin != origin) {
+        continue;
+      }
+      if (origin == DatasetOrigin::published && replaced_on_site(site, entry)) {
+        continue;
+      }
+      shown.push_back(i);
+    }
+  }
+  return shown;
+}
+
+// What a column group of the home table is called: a local run is the reader's own.
+std::string column_label(const SiteDataset& entry)
+{
+  return entry.origin == DatasetOrigin::local ? "your run" : dataset_label(entry);
+}
+
+// One column group per side dataset, each at its own reference batch.
+Data home_groups(const SiteData& site, const std::vector<size_t>& shown)
+{
+  Data groups = list();
+  for (size_t index : shown) {
+    const SiteDataset& entry = site.datasets[index];
+    Data group = object();
+    const std::string label = column_label(entry);
+    const bool reference = entry.data.kind == dataset::Kind::published_reference;
+    group.set("label", reference && label.find("reference") == std::string::npos ? label + " (reference)" : label);
+    group.set("full_label", dataset_label(entry));
+    group.set("href", "datasets.html#" + entry.slug);
+    group.set("slug", entry.slug);
+    group.set("batch", std::to_string(dataset::reference_batch(entry.data)));
+    groups.push_back(group);
+  }
+  return groups;
+}
+
+Data home_rows(const SiteData& site, const std::vector<int>& batches, const std::vector<size_t>& shown)
 {
   const Dataset& data = site.datasets[site.featured].data;
   Data rows = list();
@@ -76,6 +130,14 @@ Data home_rows(const SiteData& site, const std::vector<int>& batches)
     const dataset::Cell* focus = dataset::find_cell(data, layer.name, dataset::reference_batch(data));
     row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) : k_missing);
     row.set("speed", speed_class_text(data, layer));
+    Data side = list();
+    for (size_t index : shown) {
+      const SiteDataset& entry = site.datasets[index];
+      Data cell = time_cell(entry.data, dataset::find_cell(entry.data, layer.name, dataset::reference_batch(entry.data)));
+      cell.set("slug", entry.slug);
+      side.push_back(cell);
+    }
+    row.set("side", side);
     rows.push_back(row);
   }
   return rows;
@@ -113,8 +175,11 @@ PageSpec home_page(const SiteData& site)
   const SiteDataset& featured = site.datasets[site.featured];
   const auto batches = batch_sizes(featured.data);
   PageSpec page{"home", "index.html", page_base(site, "index.html", "PyTorch layer forward-pass benchmark"), "home"};
+  const auto shown = side_datasets(site);
   page.view.set("batch_sizes", batch_headers(batches));
-  page.view.set("rows", home_rows(site, batches));
+  page.view.set("featured_columns", std::to_string(batches.size() + 2));
+  page.view.set("groups", home_groups(site, shown));
+  page.view.set("rows", home_rows(site, batches, shown));
   page.view.set("noise_misses", noise_miss_note(featured.data, ""));
   page.view.set("bar_chart", focus_bar_chart(featured.data, "bars-focus"));
   page.view.set("summary", featured_facts(featured.data));
@@ -123,6 +188,7 @@ PageSpec home_page(const SiteData& site)
     others.push_back(dataset_summary(entry, ""));
   }
   page.view.set("datasets", others);
+  page.view.set("reproduce", reproduce_steps(featured));
   return page;
 }
 
@@ -134,16 +200,17 @@ PageSpec not_found_page(const SiteData& site)
 
 } // namespace
 
-std::vector<PageSpec> build_pages(const SiteData& site)
+std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_url)
 {
   std::vector<PageSpec> pages;
   pages.push_back(home_page(site));
   for (const auto& name : layer_order(site)) {
     pages.push_back(layer_page(site, name, page_base(site, layer_path(name), name)));
   }
+  pages.push_back(formulas_page(site, page_base(site, "formulas.html", "Parameter and FLOP formulas")));
   pages.push_back(faq_page(site, page_base(site, "faq.html", "Frequently asked questions")));
-  pages.push_back(methodology_page(site, page_base(site, "methodology.html", "Methodology")));
-  pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets")));
+  pages.push_back(methodology_page(site, page_base(site, "methodology.html", "Methodology"), base_url));
+  pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets"), base_url));
   pages.push_back(compare_index_page(site, page_base(site, "compare.html", "Compare datasets")));
   for (const auto& pair : compare_pairs(site)) {
     const std::string path = compare_path(site, pair.first, pair.second);

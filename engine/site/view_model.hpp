@@ -24,6 +24,7 @@ struct PageSpec
   std::string prose;
 };
 
-std::vector<PageSpec> build_pages(const SiteData& site);
+// base_url: where the site is served, for the addresses in citations; empty for none.
+std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_url = "");
 
 } // namespace layerbench::site
