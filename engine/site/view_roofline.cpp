@@ -103,15 +103,21 @@ Data measured_peak_rows(const dataset::Peaks& peaks)
   return rows;
 }
 
+// Datasheet figures as the table gives them (494.7, not a rounded 495): accelerators' figures, in T.
+std::string datasheet_text(double value, const std::string& unit)
+{
+  return trimmed_significant(value / 1e12, 4) + " T" + unit;
+}
+
 Data datasheet_view(const dataset::DatasheetDevice& device)
 {
   Data view = object();
   view.set("name", device.name);
   Data rates = list();
   for (const auto& rate : device.compute) {
-    rates.push_back(labelled(rate.precision, flop_rate_text(rate.flop_per_s) + (rate.note.empty() ? "" : " (" + rate.note + ")")));
+    rates.push_back(labelled(rate.precision, datasheet_text(rate.flop_per_s, "FLOP/s") + (rate.note.empty() ? "" : " (" + rate.note + ")")));
   }
-  rates.push_back(labelled("memory (" + device.memory_kind + ")", bandwidth_text(device.memory_bytes_per_s)));
+  rates.push_back(labelled("memory (" + device.memory_kind + ")", datasheet_text(device.memory_bytes_per_s, "B/s")));
   view.set("rates", rates);
   view.set("source_title", device.source_title);
   view.set("source_publisher", device.source_publisher);
