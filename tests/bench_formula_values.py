@@ -10,9 +10,11 @@ import sys
 OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Pow: operator.pow}
 
 
-def evaluate(text):
-    """Integer arithmetic only: + - * ^ and parentheses."""
+def evaluate(text, batch=None):
+    """Integer arithmetic only: + - * ^ and parentheses; B is the batch size where given."""
     def walk(node):
+        if isinstance(node, ast.Name) and node.id == "B" and batch is not None:
+            return batch
         if isinstance(node, ast.Expression):
             return walk(node.body)
         if isinstance(node, ast.Constant) and isinstance(node.value, int):
@@ -36,9 +38,19 @@ def main():
             value = evaluate(text.split("; with values: ", 1)[1])
             if value != layer[figure]:
                 failures.append(f"{layer['name']}: {formula} gives {value}, {figure} is {layer[figure]}")
+        # The bytes of a batch of B: fixed + B * per sample, so B = 0 and B = 1 give both figures.
+        text = layer.get("bytes_formula", "")
+        if "; with values: " not in text:
+            failures.append(f"{layer['name']}: bytes_formula has no values: {text!r}")
+            continue
+        values = text.split("; with values: ", 1)[1]
+        fixed, one = evaluate(values, 0), evaluate(values, 1)
+        if (fixed, one - fixed) != (layer["bytes_fixed"], layer["bytes_per_sample"]):
+            failures.append(f"{layer['name']}: bytes_formula gives {fixed} + B*{one - fixed}, the figures are "
+                            f"{layer['bytes_fixed']} + B*{layer['bytes_per_sample']}")
     for failure in failures:
         print(failure)
-    print(f"{len(layers) * 2 - len(failures)} passed, {len(failures)} failed")
+    print(f"{len(layers) * 3 - len(failures)} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 

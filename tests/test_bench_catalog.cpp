@@ -113,3 +113,141 @@ TEST_CASE("bench::describe")
   CHECK(*layer.params == 0);
   CHECK(!layer.params_counted); // needs the module; filled by the run
 }
+
+namespace {
+
+namespace nn = torch::nn;
+
+// What one forward pass at batch 1 must read and write, built here from torch::nn on its own so the
+// catalog's bytes formulas are checked against real tensors, not against themselves.
+struct Traffic
+{
+  std::vector<torch::Tensor> read;    // inputs, parameters, buffers the forward uses
+  std::vector<torch::Tensor> written; // every output the module returns
+};
+
+std::vector<torch::Tensor> with_parameters(const nn::Module& module, std::vector<torch::Tensor> inputs)
+{
+  for (const auto& parameter : module.parameters()) {
+    inputs.push_back(parameter);
+  }
+  return inputs;
+}
+
+int64_t nbytes(const std::vector<torch::Tensor>& tensors)
+{
+  int64_t total = 0;
+  for (const auto& tensor : tensors) {
+    total += static_cast<int64_t>(tensor.nbytes());
+  }
+  return total;
+}
+
+Traffic traffic(const std::string& layer)
+{
+  if (layer == "Conv2d") {
+    nn::Conv2d m(nn::Conv2dOptions(64, 128, 3));
+    auto x = torch::randn({1, 64, 32, 32});
+    return {with_parameters(*m, {x}), {m->forward(x)}};
+  }
+  if (layer == "Conv1d") {
+    nn::Conv1d m(nn::Conv1dOptions(256, 512, 5));
+    auto x = torch::randn({1, 256, 100});
+    return {with_parameters(*m, {x}), {m->forward(x)}};
+  }
+  if (layer == "ConvTranspose2d") {
+    nn::ConvTranspose2d m(nn::ConvTranspose2dOptions(128, 64, 4).stride(2));
+    auto x = torch::randn({1, 128, 16, 16});
+    return {with_parameters(*m, {x}), {m->forward(x)}};
+  }
+  if (layer == "Linear") {
+    nn::Linear m(4096, 4096);
+    auto x = torch::randn({1, 4096});
+    return {with_parameters(*m, {x}), {m->forward(x)}};
+  }
+  if (layer == "LSTM") {
+    nn::LSTM m(nn::LSTMOptions(512, 256).num_layers(2).bidirectional(true));
+    auto x = torch::randn({100, 1, 512});
+    auto [output, state] = m->forward(x);
+    return {with_parameters(*m, {x}), {output, std::get<0>(state), std::get<1>(state)}};
+  }
+  if (layer == "GRU") {
+    nn::GRU m(nn::GRUOptions(512, 256).num_layers(2));
+    auto x = torch::randn({100, 1, 512});
+    auto [output, hidden] = m->forward(x);
+    return {with_parameters(*m, {x}), {output, hidden}};
+  }
+  if (layer == "TransformerEncoder") {
+    nn::TransformerEncoder m(nn::TransformerEncoderOptions(nn::TransformerEncoderLayerOptions(512, 8).dim_feedforward(2048), 1));
+    m->eval();
+    auto x = torch::randn({512, 1, 512});
+    return {with_parameters(*m, {x}), {m->forward(x)}};
+  }
+  if (layer == "MultiheadAttention") {
+    nn::MultiheadAttention m(nn::MultiheadAttentionOptions(512, 8));
+    auto x = torch::randn({512, 1, 512});
+    auto [output, weights] = m->forward(x, x, x); // query, key and value are one tensor, read once
+    return {with_parameters(*m, {x}), {output, weights}};
+  }
+  if (layer == "BatchNorm2d") {
+    nn::BatchNorm2d m(256);
+    m->eval();
+    auto x = torch::randn({1, 256, 32, 32});
+    return {with_parameters(*m, {x, m->running_mean, m->running_var}), {m->forward(x)}};
+  }
+  if (layer == "LayerNorm") {
+    nn::LayerNorm m(nn::LayerNormOptions({512}));
+    auto x = torch::randn({1, 512, 512});
+    return {with_parameters(*m, {x}), {m->forward(x)}};
+  }
+  if (layer == "Embedding") {
+    nn::Embedding m(50000, 768);
+    auto indices = torch::randint(0, 50000, {1, 128}, torch::kInt64);
+    // Only the gathered rows of the table are read.
+    return {{indices, m->weight.index_select(0, indices.flatten())}, {m->forward(indices)}};
+  }
+  if (layer == "MaxPool2d" || layer == "AvgPool2d") {
+    auto x = torch::randn({1, 128, 32, 32});
+    auto y = layer == "MaxPool2d" ? nn::MaxPool2d(nn::MaxPool2dOptions(2).stride(2))->forward(x)
+                                  : nn::AvgPool2d(nn::AvgPool2dOptions(2).stride(2))->forward(x);
+    return {{x}, {y}};
+  }
+  if (layer == "Dropout") {
+    nn::Dropout m(0.5);
+    m->train();
+    auto x = torch::randn({1, 512});
+    return {{x}, {m->forward(x)}};
+  }
+  throw std::runtime_error("no traffic for " + layer);
+}
+
+} // namespace
+
+TEST_CASE("bench::LayerSpec::bytes")
+{
+  SUBCASE("at batch 1, the bytes formula is the sum of the input, parameter and output nbytes, for all 14 layers")
+  {
+    torch::NoGradGuard no_grad;
+    int checked = 0;
+    for (const auto& spec : catalog()) {
+      CAPTURE(spec.name);
+      const auto tensors = traffic(spec.name);
+      CHECK(spec.bytes.fixed + spec.bytes.per_sample == static_cast<double>(nbytes(tensors.read) + nbytes(tensors.written)));
+      ++checked;
+    }
+    CHECK(checked == 14);
+  }
+  SUBCASE("the fixed part is what a batch shares: the parameters, or nothing for a lookup")
+  {
+    CHECK(find_layer("Linear").bytes.fixed == 4.0 * (4096 * 4096 + 4096));
+    CHECK(find_layer("Embedding").bytes.fixed == 0);
+    CHECK(find_layer("BatchNorm2d").bytes.fixed == 4.0 * 4 * 256); // weight, bias, running mean and variance
+  }
+  SUBCASE("describe writes the formula with its values as the bytes of a batch of B")
+  {
+    const auto layer = describe(find_layer("Linear"));
+    CHECK(layer.bytes_formula == "per forward: 4*(in*out + out); per sample: 4*(in + out); with values: "
+                                 "4*(4096*4096 + 4096) + B*(4*(4096 + 4096))");
+    CHECK(*layer.bytes_per_sample == 4.0 * 8192);
+  }
+}

@@ -33,6 +33,7 @@ bench::RunOptions small_run(const fs::path& out)
   options.settings.stopping = {0.05, 3, 20, 0.3};
   options.out = out;
   options.command_line = "layerbench run --test";
+  options.peaks = bench::PeakMeasurement::skip; // bench::measure_peaks has its own test
   return options;
 }
 
@@ -76,6 +77,7 @@ TEST_CASE("bench::run_matrix")
     CHECK(env.glibc_tunables.has_value());
     CHECK(*env.load_average_start >= 0);
     CHECK(*env.load_average_end >= 0);
+    CHECK(!env.peaks); // skipped, as --no-peaks does
 
     REQUIRE(result.layers.size() == 3);
     for (const auto& layer : result.layers) {

@@ -45,6 +45,14 @@ TEST_CASE("dataset::serialize")
     original.results[0].stats->iterations_per_sample = int64_t(1) << 40;
     original.results[0].canary = dataset::CanaryTime{0.5, 3.25};
     original.methodology->canary = "a matmul and a copy";
+    original.layers[0].bytes_fixed = 40;
+    original.layers[0].bytes_per_sample = 1.25e6;
+    original.layers[0].bytes_formula = "4*(in + out)";
+    dataset::Peaks peaks;
+    peaks.method = "a product and a triad";
+    peaks.compute.push_back({"fp32", "1024^3 product", 2.0 * 1024 * 1024 * 1024, 20.0, 1.07e11, 0.01, 7, true});
+    peaks.memory = dataset::PeakRate{"triad", "a = b + s*c", 3.0 * 64 * 1024 * 1024, 30.0, 6.7e9, 0.02, 5, false};
+    original.environment->peaks = peaks;
     const auto text = dataset::serialize(original);
     // Schema only: a "1/2" shard holding the whole matrix breaks the rules, not the format.
     const auto read = dataset::parse_unchecked(text, "round-trip");
@@ -58,6 +66,15 @@ TEST_CASE("dataset::serialize")
     CHECK(read.results[0].canary->copy_ms == 3.25);
     CHECK(!read.results[2].canary);
     CHECK(read.methodology->canary == "a matmul and a copy");
+    CHECK(*read.layers[0].bytes_per_sample == 1.25e6);
+    CHECK(read.layers[0].bytes_formula == "4*(in + out)");
+    CHECK(!read.layers[1].bytes_fixed);
+    REQUIRE(read.environment->peaks);
+    REQUIRE(read.environment->peaks->compute.size() == 1);
+    CHECK(read.environment->peaks->compute[0].rate == 1.07e11);
+    CHECK(read.environment->peaks->memory->name == "triad");
+    CHECK(text.find("\"flop_per_s\": 107000000000.0") != std::string::npos);
+    CHECK(text.find("\"bytes_per_s\"") != std::string::npos);
   }
   SUBCASE("round trip of a published reference with its source")
   {

@@ -76,6 +76,20 @@ TEST_CASE("dataset::merge")
           == "merge: shard2.json: /environment differs from shard1.json; only shards of one run (same machine "
              "setup, options and build) can be merged");
   }
+  SUBCASE("each shard's own peaks differ by noise: the merge keeps the first file's")
+  {
+    auto first = shard(1, 2);
+    auto second = shard(2, 2);
+    dataset::Peaks peaks;
+    peaks.method = "m";
+    peaks.compute.push_back({"fp32", "mm", 2e9, 20, 1.0e11, 0.01, 5, true});
+    first.dataset.environment->peaks = peaks;
+    peaks.compute[0].rate = 0.9e11;
+    second.dataset.environment->peaks = peaks;
+    const auto merged = dataset::merge({first, second}, "layerbench merge");
+    REQUIRE(merged.environment->peaks);
+    CHECK(merged.environment->peaks->compute[0].rate == 1.0e11);
+  }
   SUBCASE("a mismatched methodology, tool build or layer description")
   {
     auto options = shard(2, 2);

@@ -14,7 +14,13 @@ Checks:
   1. parameter counts that differ from PyTorch's modules;
   2. parameter counts and FLOPs that differ from the page's own formulas evaluated on the page's own
      configurations (FLOPs are compared at the precision the page printed them);
-  3. the page's claims against ratios of its own table.
+  3. the page's claims against ratios of its own table: the opening ratio, the FAQ's fastest layers, the
+     Notes column's percentages;
+  4. FLOP conventions: FLOPs per multiply-accumulate of each page formula, where they differ from the 2
+     that Linear and the convolutions count;
+  5. the rates the page's times imply with PyTorch's FLOPs (ours), above the device's datasheet fp32 peak
+     (DATA_DIR/peaks/datasheet.json);
+  6. memory figures below the size of the layer's own input.
 """
 import ast
 import hashlib
@@ -75,6 +81,58 @@ FASTEST_PARAMETERISED_CLAIM = {
     "where": "FAQ: Which PyTorch layer has the fastest forward pass?",
     "claimed": "BatchNorm2d",
 }
+
+# "Dropout and MaxPool2d have the fastest forward pass times" (the FAQ): the two fastest at every batch size.
+FASTEST_PAIR_CLAIM = {
+    "claim": "Dropout and MaxPool2d have the fastest forward pass times because they have zero trainable parameters "
+             "and perform simple element-wise or reduction operations.",
+    "where": "FAQ: Which PyTorch layer has the fastest forward pass?",
+    "claimed": ["Dropout", "MaxPool2d"],
+}
+# The Notes column of the formula table, quoted, and what its percentages compare.
+NOTES_CLAIMS = [
+    {"claim": "25% fewer params than LSTM", "where": "Notes column of the formula table, GRU row",
+     "claimed": 25, "layer": "GRU", "other": "LSTM", "quantity": "params", "direction": "fewer"},
+    {"claim": "~30% faster", "where": "Notes column of the formula table, GRU row (than LSTM)",
+     "claimed": 30, "layer": "GRU", "other": "LSTM", "quantity": "time", "direction": "faster"},
+    {"claim": "~30% slower than Conv2d same params", "where": "Notes column of the formula table, ConvTranspose2d row",
+     "claimed": 30, "layer": "ConvTranspose2d", "other": "Conv2d", "quantity": "time", "direction": "slower"},
+]
+# Multiply-accumulates of each term of the page's matrix-work formulas, from the configuration: a term's
+# FLOPs over its MACs is the FLOPs per multiply-accumulate it counts.
+MAC_TERMS = {
+    "Conv2d": [("2 * C_in * C_out * K * K * H_out * W_out", "C_in * C_out * K * K * H_out * W_out")],
+    "Conv1d": [("2 * C_in * C_out * K * L_out", "C_in * C_out * K * L_out")],
+    "ConvTranspose2d": [("2 * C_in * C_out * K * K * H_in * W_in", "C_in * C_out * K * K * H_in * W_in")],
+    "Linear": [("2 * in * out", "in * out")],
+    "MultiheadAttention": [("4*d^2*seq + 2*d*seq^2", "4*d^2*seq + 2*d*seq^2")],
+    "TransformerEncoder": [("4*d^2*seq + 2*d*seq^2", "4*d^2*seq + 2*d*seq^2"), ("4*d*d_ff*seq", "2*d*d_ff*seq")],
+}
+MAC_NOTES = {
+    "MultiheadAttention": "Q, K, V and output projections are 4*d^2*seq multiply-accumulates and QK^T plus AV 2*seq^2*d: "
+                          "the formula counts each once, half of what torch.utils.flop_counter and the page's own Linear "
+                          "and convolution formulas count",
+    "TransformerEncoder": "the attention terms count 1 FLOP per multiply-accumulate and the feed-forward term 2, so the "
+                          "total mixes both conventions",
+}
+# Input elements per sample, and bytes per element, by configuration.
+INPUT_ELEMENTS = {
+    "Conv2d": lambda v: v["C_in"] * v["H"] * v["W"],
+    "Conv1d": lambda v: v["C_in"] * v["L"],
+    "ConvTranspose2d": lambda v: v["C_in"] * v["H_in"] * v["W_in"],
+    "Linear": lambda v: v["in"],
+    "LSTM": lambda v: v["seq"] * v["in"],
+    "GRU": lambda v: v["seq"] * v["in"],
+    "TransformerEncoder": lambda v: v["seq"] * v["d"],
+    "MultiheadAttention": lambda v: v["seq"] * v["d"],
+    "BatchNorm2d": lambda v: v["features"] * v["H"] * v["W"],
+    "LayerNorm": lambda v: v["seq"] * v["norm_shape"],
+    "Embedding": lambda v: v["seq"],
+    "MaxPool2d": lambda v: v["C"] * v["H"] * v["W"],
+    "AvgPool2d": lambda v: v["C"] * v["H"] * v["W"],
+    "Dropout": lambda v: v["dim"],
+}
+INPUT_ELEMENT_BYTES = {"Embedding": 8}  # int64 indices; every other input is float32
 
 OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
              ast.Pow: operator.pow}
@@ -184,6 +242,147 @@ def claim_findings(reference):
     return findings
 
 
+def times_at(reference, batch_size):
+    return sorted(((cell["stats"]["median_ms"], cell["layer"]) for cell in reference["results"]
+                   if cell["batch_size"] == batch_size and cell.get("stats")), key=lambda item: item[0])
+
+
+def fastest_pair_findings(reference):
+    """The layers that beat one of the claimed pair at a batch size, with both times."""
+    c = FASTEST_PAIR_CLAIM
+    batch_sizes = sorted({cell["batch_size"] for cell in reference["results"]})
+    table, wrong = {}, []
+    for b in batch_sizes:
+        timed = times_at(reference, b)
+        table[str(b)] = [name for _, name in timed[:2]]
+        for claimed in c["claimed"]:
+            ms = median(reference, claimed, b)
+            faster = [f"{name} {t} ms" for t, name in timed if t < ms and name not in c["claimed"]]
+            if faster:
+                wrong.append(f"batch size {b}: {', '.join(faster)} < {claimed} {ms} ms")
+    if not wrong:
+        return []
+    return [{
+        "kind": "claim_differs_from_table", "claim": c["claim"], "where": c["where"],
+        "claimed": " and ".join(c["claimed"]), "table": table, "computation": "; ".join(wrong),
+        "note": "table: the two fastest layers at each batch size",
+    }]
+
+
+def notes_findings(reference):
+    findings = []
+    batch_sizes = sorted({cell["batch_size"] for cell in reference["results"]})
+    focus = 32 if 32 in batch_sizes else batch_sizes[len(batch_sizes) // 2]
+    layers = {layer["name"]: layer for layer in reference["layers"]}
+    for c in NOTES_CLAIMS:
+        if c["quantity"] == "params":
+            mine, other = layers[c["layer"]]["params"], layers[c["other"]]["params"]
+            percent = round((1 - mine / other) * 100, 1)
+            computation = f"{c['layer']} {mine:,} parameters / {c['other']} {other:,} = {mine / other:.3f}"
+        else:
+            def percent_at(b):
+                ratio = median(reference, c["layer"], b) / median(reference, c["other"], b)
+                return round((1 - ratio) * 100 if c["direction"] == "faster" else (ratio - 1) * 100, 1)
+            percent = percent_at(focus)
+            computation = "; ".join(
+                f"batch size {b}: {c['layer']} {median(reference, c['layer'], b)} ms / {c['other']} "
+                f"{median(reference, c['other'], b)} ms, {percent_at(b)}% {c['direction']}" for b in batch_sizes)
+        if abs(percent - c["claimed"]) >= 5:
+            finding = {"kind": "claim_differs_from_table", "layer": c["layer"], "claim": c["claim"], "where": c["where"],
+                       "claimed": c["claimed"], "table": percent, "computation": computation}
+            if c["quantity"] == "time":
+                finding["note"] = f"table: percent {c['direction']} at batch size {focus}, the page's memory column's batch size"
+            findings.append(finding)
+    return findings
+
+
+def flops_per_mac_findings(reference):
+    findings = []
+    layers = {layer["name"]: layer for layer in reference["layers"]}
+    per_mac = {}
+    for name, terms in MAC_TERMS.items():
+        bindings = bindings_of(layers[name])
+        per_mac[name] = {term: evaluate(term, bindings)[0] / evaluate(macs, bindings)[0] for term, macs in terms}
+    usual = {name: ratios[next(iter(ratios))] for name, ratios in per_mac.items() if name not in MAC_NOTES}
+    for name in MAC_NOTES:
+        layer = layers[name]
+        ratios = per_mac[name]
+        if all(ratio in usual.values() for ratio in ratios.values()) and len(set(ratios.values())) == 1:
+            continue
+        findings.append({
+            "kind": "flops_per_mac_differs", "layer": name, "config": layer["config"], "formula": layer["flops_formula"],
+            "bindings": bindings_of(layer),
+            "flops_per_mac": {term: round(ratio, 3) for term, ratio in ratios.items()},
+            "elsewhere": {other: round(ratio, 3) for other, ratio in usual.items()},
+            "computation": "; ".join(f"{term} over its multiply-accumulates ({macs}) = {round(per_mac[name][term], 3)}"
+                                     for term, macs in MAC_TERMS[name]),
+            "note": MAC_NOTES[name],
+        })
+    return findings
+
+
+def datasheet_device(data_dir, device_text):
+    with open(os.path.join(data_dir, "peaks", "datasheet.json")) as f:
+        datasheet = json.load(f)
+    for device in datasheet["devices"]:
+        if any(name in device_text for name in device["matches"]):
+            return device
+    raise SystemExit(f"{data_dir}/peaks/datasheet.json: no device matches {device_text!r}")
+
+
+RATE_NOTES = {
+    "Linear": "PyTorch's default keeps float32 matrix products in IEEE fp32 (torch.backends.cuda.matmul.allow_tf32 is "
+              "False since 1.12), so the page's 'float32' run most likely enabled TF32, or the time is not the layer's",
+    "convolution": "PyTorch's default lets cuDNN run float32 convolutions in TF32 (torch.backends.cudnn.allow_tf32 is "
+                   "True), so the page's 'float32' convolutions most likely ran in TF32",
+}
+
+
+def implied_rate_findings(reference, ours, data_dir):
+    device = datasheet_device(data_dir, reference["provenance"]["source"]["device"])
+    fp32 = next(rate["flop_per_s"] for rate in device["compute"] if rate["precision"] == "fp32")
+    findings = []
+    for cell in reference["results"]:
+        flops = ours[cell["layer"]]["flops_per_sample"]
+        ms = cell["stats"]["median_ms"]
+        implied = flops * cell["batch_size"] / (ms / 1000)
+        if implied <= fp32:
+            continue
+        layer = next(l for l in reference["layers"] if l["name"] == cell["layer"])
+        note = RATE_NOTES["Linear"] if cell["layer"] == "Linear" else RATE_NOTES["convolution"] if "Conv" in cell["layer"] else None
+        finding = {
+            "kind": "implied_rate_above_peak", "layer": cell["layer"], "config": layer["config"],
+            "batch_size": cell["batch_size"], "page_ms": ms, "flops_per_sample": flops,
+            "implied_flop_per_s": float(f"{implied:.4g}"), "peak_flop_per_s": fp32,
+            "peak_source": f"{device['name']} fp32, datasheet: {device['source']['title']} (data/peaks/datasheet.json)",
+            "computation": f"{flops:,.0f} FLOP x {cell['batch_size']} / {ms} ms = {implied / 1e12:.1f} TFLOP/s "
+                           f"> {fp32 / 1e12:g} TFLOP/s",
+        }
+        if note:
+            finding["note"] = note
+        findings.append(finding)
+    return findings
+
+
+def memory_findings(reference):
+    findings = []
+    for cell in reference["results"]:
+        if cell.get("peak_memory_bytes") is None:
+            continue
+        layer = next(l for l in reference["layers"] if l["name"] == cell["layer"])
+        per_sample = INPUT_ELEMENTS[layer["name"]](bindings_of(layer)) * INPUT_ELEMENT_BYTES.get(layer["name"], 4)
+        input_bytes = per_sample * cell["batch_size"]
+        if cell["peak_memory_bytes"] < input_bytes:
+            findings.append({
+                "kind": "memory_below_input", "layer": layer["name"], "config": layer["config"],
+                "batch_size": cell["batch_size"], "page_memory_bytes": cell["peak_memory_bytes"], "input_bytes": input_bytes,
+                "computation": f"input {cell['batch_size']} x {per_sample:,} bytes = {input_bytes / 2**20:g} MiB > "
+                               f"the page's {cell['peak_memory_bytes'] / 2**20:.1f} MiB",
+                "note": "a forward pass holds at least its input while it runs",
+            })
+    return findings
+
+
 def main():
     arguments = sys.argv[1:]
     check = arguments[:1] == ["--check"]
@@ -214,8 +413,15 @@ def main():
             "Formulas are evaluated as printed, not corrected: LayerNorm's '5 * norm_shape' has no seq factor, and "
             "the LSTM and GRU FLOP formulas have no layer or direction factor.",
             "Parameter counts are printed exactly and compared exactly.",
+            "Implied rates use PyTorch's FLOPs for each configuration (flops_per_sample of `layerbench layers "
+            "--format json`, 2 per multiply-accumulate) and the page's median times; peaks are the datasheet's, "
+            "from DATA_DIR/peaks/datasheet.json.",
+            "Percentages in the Notes column are compared with the table's at batch size 32, the batch size of its "
+            "memory column; a difference under 5 points is not listed.",
         ],
-        "inconsistencies": parameter_findings(reference, ours) + flop_findings(reference) + claim_findings(reference),
+        "inconsistencies": parameter_findings(reference, ours) + flop_findings(reference) + claim_findings(reference)
+        + fastest_pair_findings(reference) + notes_findings(reference) + flops_per_mac_findings(reference)
+        + implied_rate_findings(reference, ours, data_dir) + memory_findings(reference),
     }
     text = json.dumps(document, indent=2) + "\n"
     if check:

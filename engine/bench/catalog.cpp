@@ -28,7 +28,7 @@ LayerSpec conv2d()
 {
   constexpr int64_t c_in = 64, c_out = 128, k = 3, h = 32, w = 32;
   constexpr int64_t h_out = h - k + 1, w_out = w - k + 1;
-  return {"Conv2d", "nn.Conv2d", "Conv2d(64,128,3) 32x32 input", "B x 64 x 32 x 32",
+  LayerSpec spec{"Conv2d", "nn.Conv2d", "Conv2d(64,128,3) 32x32 input", "B x 64 x 32 x 32",
           dataset::LayerMode::eval,
           "C_in*C_out*K*K + C_out",
           "2*C_in*C_out*K*K*H_out*W_out + C_out*H_out*W_out (bias); H_out = W_out = 30",
@@ -40,13 +40,15 @@ LayerSpec conv2d()
           [=](int64_t batch, torch::Device device) {
             return single(nn::Conv2d(nn::Conv2dOptions(c_in, c_out, k)), torch::randn({batch, c_in, h, w}, on(device)), device);
           }};
+  spec.bytes = {"4*(C_in*C_out*K*K + C_out)", "4*(C_in*H*W + C_out*H_out*W_out)", "4*(64*128*3*3 + 128)", "4*(64*32*32 + 128*30*30)", 4.0 * (c_in * c_out * k * k + c_out), 4.0 * (c_in * h * w + c_out * h_out * w_out)};
+  return spec;
 }
 
 LayerSpec conv1d()
 {
   constexpr int64_t c_in = 256, c_out = 512, k = 5, length = 100;
   constexpr int64_t l_out = length - k + 1;
-  return {"Conv1d", "nn.Conv1d", "Conv1d(256,512,5) len=100", "B x 256 x 100",
+  LayerSpec spec{"Conv1d", "nn.Conv1d", "Conv1d(256,512,5) len=100", "B x 256 x 100",
           dataset::LayerMode::eval,
           "C_in*C_out*K + C_out",
           "2*C_in*C_out*K*L_out + C_out*L_out (bias); L_out = 96",
@@ -58,13 +60,15 @@ LayerSpec conv1d()
           [=](int64_t batch, torch::Device device) {
             return single(nn::Conv1d(nn::Conv1dOptions(c_in, c_out, k)), torch::randn({batch, c_in, length}, on(device)), device);
           }};
+  spec.bytes = {"4*(C_in*C_out*K + C_out)", "4*(C_in*L + C_out*L_out)", "4*(256*512*5 + 512)", "4*(256*100 + 512*96)", 4.0 * (c_in * c_out * k + c_out), 4.0 * (c_in * length + c_out * l_out)};
+  return spec;
 }
 
 LayerSpec conv_transpose2d()
 {
   constexpr int64_t c_in = 128, c_out = 64, k = 4, stride = 2, h = 16, w = 16;
   constexpr int64_t h_out = (h - 1) * stride + k, w_out = (w - 1) * stride + k;
-  return {"ConvTranspose2d", "nn.ConvTranspose2d", "ConvTranspose2d(128,64,4,2) 16x16", "B x 128 x 16 x 16",
+  LayerSpec spec{"ConvTranspose2d", "nn.ConvTranspose2d", "ConvTranspose2d(128,64,4,2) 16x16", "B x 128 x 16 x 16",
           dataset::LayerMode::eval,
           "C_in*C_out*K*K + C_out",
           "2*C_in*C_out*K*K*H_in*W_in + C_out*H_out*W_out (bias); H_out = W_out = 34",
@@ -77,6 +81,8 @@ LayerSpec conv_transpose2d()
             return single(nn::ConvTranspose2d(nn::ConvTranspose2dOptions(c_in, c_out, k).stride(stride)),
                           torch::randn({batch, c_in, h, w}, on(device)), device);
           }};
+  spec.bytes = {"4*(C_in*C_out*K*K + C_out)", "4*(C_in*H_in*W_in + C_out*H_out*W_out)", "4*(128*64*4*4 + 64)", "4*(128*16*16 + 64*34*34)", 4.0 * (c_in * c_out * k * k + c_out), 4.0 * (c_in * h * w + c_out * h_out * w_out)};
+  return spec;
 }
 
 LayerSpec linear()
@@ -100,6 +106,7 @@ LayerSpec linear()
           }};
   spec.dispatch = "the ATen operator of Python's nn.Linear, aten::linear (LibTorch's C++ module calls aten::addmm "
                   "directly for 2-D input)";
+  spec.bytes = {"4*(in*out + out)", "4*(in + out)", "4*(4096*4096 + 4096)", "4*(4096 + 4096)", 4.0 * (in * out + out), 4.0 * (in + out)};
   return spec;
 }
 
@@ -140,7 +147,7 @@ constexpr Recurrent k_gru{3, 512, 256, 2, 1, 100};
 
 LayerSpec lstm()
 {
-  return {"LSTM", "nn.LSTM", "LSTM(512,256,2,bidir=True) len=100", "100 x B x 512",
+  LayerSpec spec{"LSTM", "nn.LSTM", "LSTM(512,256,2,bidir=True) len=100", "100 x B x 512",
           dataset::LayerMode::eval,
           "sum over layers l of D*4*(in_l*H + H*H + 2*H); in_1 = 512, in_2 = D*H; two bias vectors per gate",
           "sum over layers of 2*D*4*H*(in_l + H)*T + 16*H*T*L*D (gate biases and sums, cell update)",
@@ -156,11 +163,13 @@ LayerSpec lstm()
             auto input = torch::randn({k_lstm.steps, batch, k_lstm.input}, on(device));
             return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input)); }};
           }};
+  spec.bytes = {"4*params", "4*(T*in + T*D*H + 2*L*D*H) (input; output; h_n and c_n)", "4*3153920", "4*(100*512 + 100*2*256 + 2*2*2*256)", 4.0 * k_lstm.params(), 4.0 * (k_lstm.steps * k_lstm.input + k_lstm.steps * k_lstm.directions * k_lstm.hidden + 2.0 * k_lstm.layers * k_lstm.directions * k_lstm.hidden)};
+  return spec;
 }
 
 LayerSpec gru()
 {
-  return {"GRU", "nn.GRU", "GRU(512,256,2) len=100", "100 x B x 512",
+  LayerSpec spec{"GRU", "nn.GRU", "GRU(512,256,2) len=100", "100 x B x 512",
           dataset::LayerMode::eval,
           "sum over layers l of 3*(in_l*H + H*H + 2*H); in_1 = 512, in_2 = H; two bias vectors per gate",
           "sum over layers of 2*3*H*(in_l + H)*T + 14*H*T*L (gate biases and sums, state update)",
@@ -177,6 +186,8 @@ LayerSpec gru()
             auto input = torch::randn({k_gru.steps, batch, k_gru.input}, on(device));
             return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input)); }};
           }};
+  spec.bytes = {"4*params", "4*(T*in + T*H + L*H) (input; output; h_n)", "4*986112", "4*(100*512 + 100*256 + 2*256)", 4.0 * k_gru.params(), 4.0 * (k_gru.steps * k_gru.input + k_gru.steps * k_gru.hidden + 1.0 * k_gru.layers * k_gru.hidden)};
+  return spec;
 }
 
 // Attention over S tokens of width d with h heads.
@@ -216,6 +227,7 @@ LayerSpec multihead_attention()
   spec.dispatch = "the ATen operators of Python's nn.MultiheadAttention called as mha(x, x, x) (need_weights=True: "
                   "bmm, softmax, bmm, head-averaged weights), called directly on the C++ module's parameters; "
                   "LibTorch's C++ forward would also run torch::equal(query, key) and torch::equal(key, value)";
+  spec.bytes = {"4*(4*d^2 + 4*d)", "4*(S*d + S*d + S^2) (input, read once for query, key and value; output; head-averaged weights)", "4*(4*512^2 + 4*512)", "4*(512*512 + 512*512 + 512^2)", 4.0 * k_attention.params(), 4.0 * (2.0 * k_attention.seq * k_attention.d + 1.0 * k_attention.seq * k_attention.seq)};
   return spec;
 }
 
@@ -252,13 +264,14 @@ LayerSpec transformer_encoder()
   spec.dispatch = "the ATen operators of Python's nn.TransformerEncoderLayer (self-attention without weights through "
                   "scaled_dot_product_attention, ReLU feed-forward, post-norm), called directly on the C++ module's "
                   "parameters; LibTorch's C++ layer would ask for the attention weights and run bmm + softmax";
+  spec.bytes = {"4*params", "4*(S*d + S*d) (input; output)", "4*3152384", "4*(512*512 + 512*512)", 4.0 * (a.params() + 2 * a.d * ff + ff + a.d + 4 * a.d), 4.0 * 2 * a.seq * a.d};
   return spec;
 }
 
 LayerSpec batch_norm2d()
 {
   constexpr int64_t features = 256, h = 32, w = 32;
-  return {"BatchNorm2d", "nn.BatchNorm2d", "BatchNorm2d(256) 32x32 input", "B x 256 x 32 x 32",
+  LayerSpec spec{"BatchNorm2d", "nn.BatchNorm2d", "BatchNorm2d(256) 32x32 input", "B x 256 x 32 x 32",
           dataset::LayerMode::eval,
           "2*C (weight, bias; running mean and variance are buffers, not parameters)",
           "2*C*H*W (eval: statistics folded into one scale and shift per channel)",
@@ -270,12 +283,14 @@ LayerSpec batch_norm2d()
           [=](int64_t batch, torch::Device device) {
             return single(nn::BatchNorm2d(features), torch::randn({batch, features, h, w}, on(device)), device);
           }};
+  spec.bytes = {"4*4*C (weight, bias, running mean and variance)", "4*(C*H*W + C*H*W)", "4*4*256", "4*(256*32*32 + 256*32*32)", 4.0 * 4 * features, 4.0 * 2 * features * h * w};
+  return spec;
 }
 
 LayerSpec layer_norm()
 {
   constexpr int64_t width = 512, seq = 512;
-  return {"LayerNorm", "nn.LayerNorm", "LayerNorm(512) seq=512", "B x 512 x 512",
+  LayerSpec spec{"LayerNorm", "nn.LayerNorm", "LayerNorm(512) seq=512", "B x 512 x 512",
           dataset::LayerMode::eval,
           "2*normalized_shape",
           "7*normalized_shape*S (mean, variance, normalise, scale, shift)",
@@ -287,12 +302,14 @@ LayerSpec layer_norm()
           [=](int64_t batch, torch::Device device) {
             return single(nn::LayerNorm(nn::LayerNormOptions({width})), torch::randn({batch, seq, width}, on(device)), device);
           }};
+  spec.bytes = {"4*2*normalized_shape", "4*(S*normalized_shape + S*normalized_shape)", "4*2*512", "4*(512*512 + 512*512)", 4.0 * 2 * width, 4.0 * 2 * seq * width};
+  return spec;
 }
 
 LayerSpec embedding()
 {
   constexpr int64_t vocabulary = 50000, width = 768, seq = 128;
-  return {"Embedding", "nn.Embedding", "Embedding(50000,768) seq=128", "B x 128 (int64 indices)",
+  LayerSpec spec{"Embedding", "nn.Embedding", "Embedding(50000,768) seq=128", "B x 128 (int64 indices)",
           dataset::LayerMode::eval,
           "vocab*dim",
           "0 (a table lookup moves memory and does no arithmetic)",
@@ -305,6 +322,8 @@ LayerSpec embedding()
             auto input = torch::randint(0, vocabulary, {batch, seq}, torch::TensorOptions().dtype(torch::kInt64).device(device));
             return single(nn::Embedding(vocabulary, width), input, device);
           }};
+  spec.bytes = {"0 (only the gathered rows are read: per sample)", "8*S + 4*S*dim + 4*S*dim (int64 indices; the S rows gathered; output)", "0", "8*128 + 4*128*768 + 4*128*768", 0.0, 8.0 * seq + 4.0 * 2 * seq * width};
+  return spec;
 }
 
 template<typename Pool, typename Options>
@@ -317,7 +336,7 @@ LayerSpec pool(const char* name,
 {
   constexpr int64_t channels = 128, h = 32, w = 32, k = 2;
   constexpr int64_t outputs = channels * (h / k) * (w / k);
-  return {name, module, config, "B x 128 x 32 x 32",
+  LayerSpec spec{name, module, config, "B x 128 x 32 x 32",
           dataset::LayerMode::eval,
           "0",
           flops_formula,
@@ -329,12 +348,14 @@ LayerSpec pool(const char* name,
           [=](int64_t batch, torch::Device device) {
             return single(Pool(Options(k).stride(k)), torch::randn({batch, channels, h, w}, on(device)), device);
           }};
+  spec.bytes = {"0", "4*(C*H*W + C*H_out*W_out)", "0", "4*(128*32*32 + 128*16*16)", 0.0, 4.0 * (channels * h * w + outputs)};
+  return spec;
 }
 
 LayerSpec dropout()
 {
   constexpr int64_t width = 512;
-  return {"Dropout", "nn.Dropout", "Dropout(0.5) 512-dim", "B x 512",
+  LayerSpec spec{"Dropout", "nn.Dropout", "Dropout(0.5) 512-dim", "B x 512",
           dataset::LayerMode::train,
           "0",
           "1*dim (scaling by the mask; generating the mask is not counted)",
@@ -346,6 +367,8 @@ LayerSpec dropout()
           [=](int64_t batch, torch::Device device) {
             return single(nn::Dropout(0.5), torch::randn({batch, width}, on(device)), device);
           }};
+  spec.bytes = {"0", "4*(dim + dim) (input; output; the mask is not counted)", "0", "4*(512 + 512)", 0.0, 4.0 * 2 * width};
+  return spec;
 }
 
 } // namespace
@@ -419,6 +442,11 @@ dataset::Layer describe(const LayerSpec& spec)
   layer.flops_per_sample = spec.flops();
   layer.flops_formula = spec.flops_formula + k_values + spec.flops_values;
   layer.matmul_flops_per_sample = spec.matmul_flops();
+  layer.bytes_fixed = spec.bytes.fixed;
+  layer.bytes_per_sample = spec.bytes.per_sample;
+  // "X + B*(Y)": the values part reads as the bytes of a batch of B, which a test evaluates.
+  layer.bytes_formula = "per forward: " + spec.bytes.fixed_formula + "; per sample: " + spec.bytes.per_sample_formula
+                        + k_values + spec.bytes.fixed_values + " + B*(" + spec.bytes.per_sample_values + ")";
   layer.dispatch = spec.dispatch.empty()
                      ? "LibTorch's C++ module, which dispatches the same ATen operators as Python's " + spec.module
                      : spec.dispatch;

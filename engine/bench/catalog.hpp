@@ -11,6 +11,7 @@
 //    adds, gate arithmetic of recurrent cells, softmax (max, subtract, sum, divide: 4 per score), ReLU,
 //    normalisation (LayerNorm 7 per element; BatchNorm in eval 2, its statistics folded into a scale
 //    and shift), pooling (max: K*K-1 compares per output; average: K*K), Dropout's scaling multiply.
+//  - bytes: see BytesFormula.
 //  - not counted: transcendental functions (exp, tanh, sigmoid, rsqrt), random number generation,
 //    memory movement (Embedding is a lookup: 0), and the head-averaged attention weights that
 //    nn::MultiheadAttention also returns.
@@ -33,6 +34,20 @@ struct Instance
   std::function<torch::Tensor()> forward; // one forward pass on the stored input
 };
 
+// Minimum traffic of one forward pass (docs/roofline.md): inputs and parameters read once, outputs
+// written once, intermediates (im2col buffers, attention scores, gates, Dropout's mask) not counted,
+// as a perfectly fused kernel with an unbounded cache would move. Formula text, the same with this
+// configuration's numbers, and the figures; a test checks them against the tensors' nbytes.
+struct BytesFormula
+{
+  std::string fixed_formula;      // read once per forward whatever the batch size: parameters, buffers
+  std::string per_sample_formula; // input read plus output written, per sample
+  std::string fixed_values;
+  std::string per_sample_values;
+  double fixed = 0;
+  double per_sample = 0;
+};
+
 struct LayerSpec
 {
   std::string name;   // catalog key, "Conv2d"
@@ -52,6 +67,7 @@ struct LayerSpec
   std::function<Instance(int64_t batch_size, torch::Device device)> instantiate;
   // How the forward is called, where it is not simply the C++ module (see bench/attention.hpp).
   std::string dispatch;
+  BytesFormula bytes;
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };

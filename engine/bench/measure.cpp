@@ -65,6 +65,21 @@ std::optional<Sampling> sample(DeviceBackend& backend,
   return result;
 }
 
+// False when interrupted.
+bool warm_up(DeviceBackend& backend, const std::function<void()>& body, const MeasureSettings& settings,
+             const std::atomic<bool>& interrupted)
+{
+  const auto warmup_start = Clock::now();
+  for (int i = 0; i < settings.warmup_min_iterations || seconds_since(warmup_start) < settings.warmup_seconds; ++i) {
+    if (interrupted.load()) {
+      return false;
+    }
+    body();
+    backend.synchronize();
+  }
+  return true;
+}
+
 dataset::Cell skipped(const LayerSpec& spec, int batch_size, const std::string& reason)
 {
   dataset::Cell cell;
@@ -118,6 +133,23 @@ dataset::Cell summarise(const LayerSpec& spec,
 
 } // namespace
 
+std::optional<SteadyTiming> time_steady_state(DeviceBackend& backend,
+                                              const std::function<void()>& body,
+                                              const MeasureSettings& settings,
+                                              const std::atomic<bool>& interrupted)
+{
+  const auto start = Clock::now();
+  if (!warm_up(backend, body, settings, interrupted)) {
+    return std::nullopt;
+  }
+  const int64_t iterations = calibrate_block(backend, body, settings.block_target_seconds);
+  const auto sampling = sample(backend, body, iterations, settings.stopping, start, interrupted);
+  if (!sampling) {
+    return std::nullopt;
+  }
+  return SteadyTiming{summarize(sampling->device_ms), iterations, sampling->verdict};
+}
+
 std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           int batch_size,
                                           const MeasureSettings& settings,
@@ -141,13 +173,8 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     // The first call pays for allocation, lazy initialisation and cuDNN's algorithm choice.
     const double first_call_ms = backend.time_block(forward, 1).host_seconds * 1000.0;
 
-    const auto warmup_start = Clock::now();
-    for (int i = 0; i < settings.warmup_min_iterations || seconds_since(warmup_start) < settings.warmup_seconds; ++i) {
-      if (interrupted.load()) {
-        return std::nullopt;
-      }
-      forward();
-      backend.synchronize();
+    if (!warm_up(backend, forward, settings, interrupted)) {
+      return std::nullopt;
     }
 
     // One steady-state forward for the memory peak, parameters and input still live.

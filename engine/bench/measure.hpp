@@ -20,6 +20,21 @@ struct MeasureSettings
   StoppingRule stopping;
 };
 
+struct SteadyTiming
+{
+  Summary summary; // milliseconds per iteration
+  int64_t iterations = 0; // per sample
+  Verdict verdict = Verdict::continue_sampling;
+};
+
+// Times `body` as a cell's forward is timed: warm-up, a block grown to block_target_seconds, samples
+// until the stopping rule says stop (its budget counted from the start of the warm-up). nullopt when
+// interrupted. The device peaks use it, so they follow the cells' timing and noise rules.
+std::optional<SteadyTiming> time_steady_state(DeviceBackend& backend,
+                                              const std::function<void()>& body,
+                                              const MeasureSettings& settings,
+                                              const std::atomic<bool>& interrupted);
+
 // Measures one (layer, batch size) cell. A cell that cannot run (out of memory, an op the device
 // does not support) comes back skipped with the reason; `interrupted` abandons the cell (nullopt).
 std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,

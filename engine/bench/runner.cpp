@@ -3,6 +3,7 @@
 
 #include "bench/canary.hpp"
 #include "bench/catalog.hpp"
+#include "bench/peaks.hpp"
 #include "dataset/speed_class.hpp"
 #include "dataset/io.hpp"
 #include "dataset/shard.hpp"
@@ -318,6 +319,18 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   std::stable_sort(result.results.begin(), result.results.end(),
                    [&](const auto& a, const auto& b) { return position(a) < position(b); });
 
+  // After the cells, so that no cell sees the peaks' large allocations in its allocator's history.
+  if (options.peaks == PeakMeasurement::measure) {
+    auto peaks = measure_peaks(backend, options.settings, interrupted);
+    if (!peaks) {
+      save_checkpoint(checkpoint, result, saved);
+      throw Error("interrupted while measuring the device's peaks: " + std::to_string(result.results.size())
+                  + " finished cells are saved in " + checkpoint.string() + "; continue with the same command and "
+                  "--resume (or --no-peaks)");
+    }
+    std::cerr << "layerbench: device peaks: " << describe(*peaks) << "\n";
+    result.environment->peaks = std::move(*peaks);
+  }
   for (auto& layer : result.layers) {
     layer.params_counted = count_parameters(find_layer(layer.name));
   }

@@ -14,6 +14,7 @@
 namespace layerbench::bench {
 
 enum class Resume { no, yes };
+enum class PeakMeasurement { measure, skip };
 
 struct RunOptions
 {
@@ -22,6 +23,7 @@ struct RunOptions
   MeasureSettings settings;
   std::filesystem::path out;
   Resume resume = Resume::no;
+  PeakMeasurement peaks = PeakMeasurement::measure; // after the last cell (bench/peaks.hpp)
   int threads = 0; // 0: torch's default
   CpuMemoryPolicy cpu_memory = CpuMemoryPolicy::steady_state;
   // Which cells of the matrix this process measures; "i/n", empty for all.

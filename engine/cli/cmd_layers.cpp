@@ -45,7 +45,8 @@ int cmd_layers(const Arguments& arguments)
               << std::setw(12) << util::format_thousands(*layer.params) << std::setw(10)
               << util::format_si(*layer.flops_per_sample) << "  " << dataset::to_string(layer.mode) << "\n"
               << "    params = " << layer.params_formula << "\n"
-              << "    FLOPs per sample = " << layer.flops_formula << "\n";
+              << "    FLOPs per sample = " << layer.flops_formula << "\n"
+              << "    bytes moved (minimum) = " << layer.bytes_formula << "\n";
   }
   return 0;
 }

@@ -213,6 +213,7 @@ po::options_description run_options()
     ("layers", po::value<std::string>(), "comma-separated subset of the catalog (default: all 14; see 'layerbench layers')")
     ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes")
     ("resume", "continue an interrupted run from OUT.partial")
+    ("no-peaks", "skip measuring the device's peak FLOP/s and memory bandwidth after the cells (a few seconds)")
     ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"); see 'layerbench merge'")
     ("threads", po::value<int>()->default_value(0), "intra-op threads for the CPU (0: torch's default)")
     ("cpu-memory", po::value<std::string>()->default_value("steady-state"),
@@ -238,6 +239,7 @@ int run(const po::variables_map& values)
   }
   options.batch_sizes = parse_batch_sizes(values["batch-sizes"].as<std::string>());
   options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
+  options.peaks = values.count("no-peaks") ? bench::PeakMeasurement::skip : bench::PeakMeasurement::measure;
   options.threads = values["threads"].as<int>();
   require(options.threads >= 0, "--threads: must be 0 or more");
   options.cpu_memory = bench::parse_cpu_memory_policy(values["cpu-memory"].as<std::string>());

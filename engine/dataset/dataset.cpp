@@ -13,6 +13,16 @@ const Layer* find_layer(const Dataset& dataset, const std::string& name)
   return nullptr;
 }
 
+const PeakRate* find_compute_peak(const Peaks& peaks, const std::string& precision)
+{
+  for (const auto& peak : peaks.compute) {
+    if (peak.name == precision) {
+      return &peak;
+    }
+  }
+  return nullptr;
+}
+
 const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size)
 {
   for (const auto& cell : dataset.results) {

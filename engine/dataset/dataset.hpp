@@ -27,7 +27,9 @@ struct SchemaVersion
 // 1.1.0 added methodology.shard and provenance.source.{device, software, torch_version, notes}.
 // 1.2.0 added methodology.{cpu_memory_policy, cpu_memory_policy_text, precision, dispatch},
 // environment.glibc_tunables, layers[].dispatch and results[].{page_faults_per_iteration, operators, kernels}.
-inline constexpr SchemaVersion k_schema_version{1, 2, 0};
+// 1.3.0 added environment.peaks (measured GEMM FLOP/s per precision and memory bandwidth) and
+// layers[].{bytes_fixed, bytes_per_sample, bytes_formula} (minimum traffic, for the roofline).
+inline constexpr SchemaVersion k_schema_version{1, 3, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -90,6 +92,29 @@ struct DeviceInfo
   std::string cudnn;
 };
 
+// One peak rate timed on the run's device (bench/peaks.hpp), schema 1.3.0: the work of one operation
+// over the median of its timed samples, under the cells' timing and noise rules.
+struct PeakRate
+{
+  std::string name;      // compute: the precision, "fp32", "tf32", "bf16" or "fp16"; memory: "triad"
+  std::string operation; // what was timed, in words
+  double work = 0;       // FLOP (compute) or bytes read plus written (memory) per operation
+  double median_ms = 0;
+  double rate = 0;       // work / median: FLOP/s or bytes/s
+  std::optional<double> noise;
+  std::optional<int> samples;
+  std::optional<bool> noise_target_met;
+};
+
+struct Peaks
+{
+  std::string method;                 // how they were measured, for the methodology
+  std::vector<PeakRate> compute;      // FLOP/s, one per precision the device supports
+  std::optional<PeakRate> memory;     // bytes/s
+};
+
+const PeakRate* find_compute_peak(const Peaks& peaks, const std::string& precision);
+
 struct Environment
 {
   DeviceInfo device;
@@ -112,6 +137,8 @@ struct Environment
   // use, other work shared the cores.
   std::optional<double> load_average_start;
   std::optional<double> load_average_end;
+  // Absent when the run was told --no-peaks, and in files older than 1.3.0.
+  std::optional<Peaks> peaks;
 };
 
 struct Methodology
@@ -157,6 +184,11 @@ struct Layer
   std::optional<double> matmul_flops_per_sample; // the part an op-level counter (FlopCounterMode) sees
   std::string speed_class; // "Fastest" ... "Very Slow"
   std::string dispatch;    // how the forward is called: the C++ module, or the ATen operators Python's module calls
+  // Minimum traffic of one forward pass (docs/roofline.md), schema 1.3.0: bytes_fixed is read once
+  // whatever the batch size (parameters, buffers), bytes_per_sample is input read plus output written.
+  std::optional<double> bytes_fixed;
+  std::optional<double> bytes_per_sample;
+  std::string bytes_formula;
 };
 
 struct Stats // milliseconds per forward pass of one batch

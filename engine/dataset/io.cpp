@@ -42,6 +42,34 @@ void put_text(OrderedJson& object, const char* key, const std::string& value)
   }
 }
 
+// Compute peaks write their work as "flop" and their rate as "flop_per_s"; the memory peak as
+// "bytes" and "bytes_per_s": the unit is in the name, as everywhere in the file.
+OrderedJson to_json(const PeakRate& peak, const char* name_key, const char* work_key, const char* rate_key)
+{
+  OrderedJson json{{name_key, peak.name},
+                   {"operation", peak.operation},
+                   {work_key, peak.work},
+                   {"median_ms", peak.median_ms},
+                   {rate_key, peak.rate}};
+  put(json, "noise", peak.noise);
+  put(json, "samples", peak.samples);
+  put(json, "noise_target_met", peak.noise_target_met);
+  return json;
+}
+
+OrderedJson to_json(const Peaks& peaks)
+{
+  OrderedJson json{{"method", peaks.method}};
+  auto& compute = json["compute"] = OrderedJson::array();
+  for (const auto& peak : peaks.compute) {
+    compute.push_back(to_json(peak, "precision", "flop", "flop_per_s"));
+  }
+  if (peaks.memory) {
+    json["memory"] = to_json(*peaks.memory, "kernel", "bytes", "bytes_per_s");
+  }
+  return json;
+}
+
 OrderedJson to_json(const Environment& environment)
 {
   OrderedJson device;
@@ -70,6 +98,9 @@ OrderedJson to_json(const Environment& environment)
   }
   put(json, "load_average_start", environment.load_average_start);
   put(json, "load_average_end", environment.load_average_end);
+  if (environment.peaks) {
+    json["peaks"] = to_json(*environment.peaks);
+  }
   return json;
 }
 
@@ -115,6 +146,9 @@ OrderedJson to_json(const Layer& layer)
   put(json, "matmul_flops_per_sample", layer.matmul_flops_per_sample);
   put_text(json, "speed_class", layer.speed_class);
   put_text(json, "dispatch", layer.dispatch);
+  put(json, "bytes_fixed", layer.bytes_fixed);
+  put(json, "bytes_per_sample", layer.bytes_per_sample);
+  put_text(json, "bytes_formula", layer.bytes_formula);
   return json;
 }
 
@@ -244,6 +278,39 @@ using detail::parse_version;
 using detail::Reader;
 using detail::text_list;
 
+PeakRate parse_peak(Reader reader, const char* name_key, const char* work_key, const char* rate_key)
+{
+  PeakRate peak;
+  peak.name = reader.text(name_key);
+  peak.operation = reader.text("operation");
+  peak.work = reader.number(work_key);
+  peak.median_ms = reader.number("median_ms");
+  peak.rate = reader.number(rate_key);
+  peak.noise = reader.optional<double>("noise", &Reader::number);
+  peak.samples = reader.optional<int>("samples", &Reader::small_integer);
+  peak.noise_target_met = reader.optional<bool>("noise_target_met", &Reader::boolean);
+  reader.done();
+  return peak;
+}
+
+Peaks parse_peaks(Reader reader)
+{
+  Peaks peaks;
+  peaks.method = reader.text("method");
+  const auto& compute = reader.array("compute");
+  for (size_t i = 0; i < compute.size(); ++i) {
+    peaks.compute.push_back(parse_peak(Reader(compute[i], reader.at("compute") + "/" + std::to_string(i), reader.origin()),
+                                       "precision", "flop", "flop_per_s"));
+  }
+  if (reader.has("memory")) {
+    peaks.memory = parse_peak(reader.object("memory"), "kernel", "bytes", "bytes_per_s");
+  } else {
+    reader.allow_null("memory");
+  }
+  reader.done();
+  return peaks;
+}
+
 Environment parse_environment(Reader reader)
 {
   Environment environment;
@@ -276,6 +343,11 @@ Environment parse_environment(Reader reader)
   }
   environment.load_average_start = reader.optional<double>("load_average_start", &Reader::number);
   environment.load_average_end = reader.optional<double>("load_average_end", &Reader::number);
+  if (reader.has("peaks")) {
+    environment.peaks = parse_peaks(reader.object("peaks"));
+  } else {
+    reader.allow_null("peaks");
+  }
   reader.done();
   return environment;
 }
@@ -325,6 +397,9 @@ Layer parse_layer(Reader reader)
   layer.matmul_flops_per_sample = reader.optional<double>("matmul_flops_per_sample", &Reader::number);
   layer.speed_class = reader.optional_text("speed_class");
   layer.dispatch = reader.optional_text("dispatch");
+  layer.bytes_fixed = reader.optional<double>("bytes_fixed", &Reader::number);
+  layer.bytes_per_sample = reader.optional<double>("bytes_per_sample", &Reader::number);
+  layer.bytes_formula = reader.optional_text("bytes_formula");
   reader.done();
   return layer;
 }

@@ -25,6 +25,10 @@ OrderedJson common_part(const Dataset& dataset, const char* part)
     json["methodology"].erase("shard");
   }
   json["provenance"].erase("command_line");
+  if (json.contains("environment")) {
+    // Each shard times the device's peaks on its own, so they differ by noise; the merge keeps the first's.
+    json["environment"].erase("peaks");
+  }
   for (auto& layer : json["layers"]) {
     layer.erase("speed_class"); // relative to the shard's own fastest layer; recomputed after the merge
   }

@@ -108,6 +108,35 @@ void check_header(const Dataset& dataset, Checker& checker)
   }
 }
 
+// A rate of zero would make every roofline bound zero and every fraction infinite.
+void check_peak(const PeakRate& peak, const std::string& pointer, const char* work, const char* rate, Checker& checker)
+{
+  checker.at_least(pointer + "/" + work, peak.work, 1, 1e18);
+  checker.time(pointer + "/median_ms", peak.median_ms);
+  checker.at_least(pointer + "/" + rate, peak.rate, 1, 1e18);
+  checker.at_least(pointer + "/samples", as_double(peak.samples), 1, 1e9);
+}
+
+void check_peaks(const Peaks& peaks, Checker& checker)
+{
+  static const std::set<std::string> k_precisions = {"fp32", "tf32", "bf16", "fp16"};
+  std::set<std::string> seen;
+  for (size_t i = 0; i < peaks.compute.size(); ++i) {
+    const auto pointer = "/environment/peaks/compute/" + std::to_string(i);
+    const auto& peak = peaks.compute[i];
+    if (!k_precisions.count(peak.name)) {
+      checker.add(pointer + "/precision", "\"" + peak.name + "\" is not one of fp32, tf32, bf16, fp16");
+    }
+    if (!seen.insert(peak.name).second) {
+      checker.add(pointer + "/precision", "precision \"" + peak.name + "\" is measured twice");
+    }
+    check_peak(peak, pointer, "flop", "flop_per_s", checker);
+  }
+  if (peaks.memory) {
+    check_peak(*peaks.memory, "/environment/peaks/memory", "bytes", "bytes_per_s", checker);
+  }
+}
+
 void check_kind(const Dataset& dataset, Checker& checker)
 {
   if (dataset.kind == Kind::measured) {
@@ -116,6 +145,9 @@ void check_kind(const Dataset& dataset, Checker& checker)
     } else {
       checker.at_least("/environment/load_average_start", dataset.environment->load_average_start, 0, 1e6);
       checker.at_least("/environment/load_average_end", dataset.environment->load_average_end, 0, 1e6);
+      if (dataset.environment->peaks) {
+        check_peaks(*dataset.environment->peaks, checker);
+      }
     }
     if (!dataset.methodology) {
       checker.add("/methodology", "a measured dataset records its methodology");
@@ -166,6 +198,8 @@ void check_layers(const Dataset& dataset, Checker& checker)
     checker.at_least(pointer + "/params_counted", as_double(layer.params_counted), 0, 1e15);
     checker.at_least(pointer + "/flops_per_sample", layer.flops_per_sample, 0, k_max_flops);
     checker.at_least(pointer + "/matmul_flops_per_sample", layer.matmul_flops_per_sample, 0, k_max_flops);
+    checker.at_least(pointer + "/bytes_fixed", layer.bytes_fixed, 0, k_max_flops);
+    checker.at_least(pointer + "/bytes_per_sample", layer.bytes_per_sample, 0, k_max_flops);
   }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "site/chart.hpp"
 
+#include "site/svg.hpp"
+
 #include "util/format.hpp"
 
 #include <algorithm>
@@ -13,75 +15,9 @@ namespace layerbench::site {
 namespace {
 
 using util::format_fixed;
+using namespace svg;
 
 constexpr std::array<const char*, 6> k_colors = {"#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#a16207", "#be123c"};
-
-std::string escape(const std::string& text)
-{
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-std::string px(double value) { return format_fixed(value, 1); }
-
-// Decades that cover [low, high]: the first and last power of ten around the data.
-struct LogRange
-{
-  int first = 0;
-  int last = 1;
-  double position(double value) const // 0 at 10^first, 1 at 10^last
-  {
-    return (std::log10(value) - first) / (last - first);
-  }
-};
-
-LogRange decades(double low, double high)
-{
-  LogRange range;
-  range.first = static_cast<int>(std::floor(std::log10(low)));
-  range.last = static_cast<int>(std::ceil(std::log10(high)));
-  if (range.last <= range.first) {
-    range.last = range.first + 1;
-  }
-  return range;
-}
-
-// From 10,000 up, an SI prefix (10k, 1M, 100M), so that a label fits the axis margin: "10000000" did not.
-std::string tick_label(int decade)
-{
-  static const char* const k_prefixes[] = {"k", "M", "G", "T", "P"};
-  if (decade < 4 || decade >= 18) {
-    return util::format_significant(std::pow(10.0, decade), 1);
-  }
-  return std::to_string(static_cast<int>(std::pow(10.0, decade % 3))) + k_prefixes[decade / 3 - 1];
-}
-
-std::string open_svg(const std::string& id, double width, double height, const std::string& title, const std::string& description)
-{
-  return "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + px(width) + " " + px(height)
-         + "\" role=\"img\" aria-labelledby=\"" + id + "-title " + id + "-desc\">\n<title id=\"" + id + "-title\">"
-         + escape(title) + "</title>\n<desc id=\"" + id + "-desc\">" + escape(description) + "</desc>\n";
-}
-
-std::string text_at(double x, double y, const std::string& anchor, const std::string& text, const std::string& extra = "")
-{
-  return "<text x=\"" + px(x) + "\" y=\"" + px(y) + "\" text-anchor=\"" + anchor + "\"" + extra + ">" + escape(text) + "</text>\n";
-}
-
-std::string line(double x1, double y1, double x2, double y2, const std::string& css_class)
-{
-  return "<line class=\"" + css_class + "\" x1=\"" + px(x1) + "\" y1=\"" + px(y1) + "\" x2=\"" + px(x2) + "\" y2=\""
-         + px(y2) + "\"/>\n";
-}
 
 struct Frame
 {

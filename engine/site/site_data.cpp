@@ -217,6 +217,9 @@ SiteData load_site_data(const RenderOptions& options)
   site.featured = choose_featured(site.datasets, featured);
   site.inconsistencies = load_inconsistencies(options.data_dir);
   site.validations = dataset::load_parity_folder(options.data_dir);
+  if (fs::exists(options.data_dir / "peaks" / "datasheet.json")) {
+    site.datasheet = dataset::load_datasheet_peaks(options.data_dir / "peaks" / "datasheet.json");
+  }
   return site;
 }
 

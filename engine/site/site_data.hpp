@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "dataset/datasheet.hpp"
 #include "dataset/dataset.hpp"
 #include "dataset/validation.hpp"
 #include "site/render.hpp"
@@ -46,6 +47,7 @@ struct SiteData
   size_t featured = 0;               // index into datasets
   std::vector<InconsistencyFile> inconsistencies;
   std::vector<dataset::Parity> validations; // data/validation/*.json
+  dataset::DatasheetPeaks datasheet;        // data/peaks/datasheet.json; no devices when absent
 };
 
 // Reads data/catalog.json (or every data/datasets/*.json when there is no catalog) through

@@ -6,6 +6,7 @@
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
+#include "site/view_roofline.hpp"
 #include "util/format.hpp"
 
 #include <algorithm>
@@ -236,6 +237,7 @@ PageSpec faq_page(const SiteData& site, Data base)
   view.set("scaling", scaling_answer(data));
   view.set("flops", flops_answer(data));
   view.set("method", methodology_answer(data));
+  view.set("roofline", roofline_faq(site));
   return {"faq", "faq.html", std::move(view), "faq"};
 }
 

@@ -5,6 +5,7 @@
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
+#include "site/view_roofline.hpp"
 #include "util/format.hpp"
 
 #include <cmath>
@@ -156,6 +157,7 @@ Data operators_block(const SiteDataset& entry, const std::string& name)
   }
   Data block = object();
   block.set("dataset", dataset_label(entry));
+  block.set("anchor", "operators-" + entry.slug); // one block per dataset: ids must differ
   block.set("cells", cells);
   block.set("has_page_faults", Data(faults));
   const dataset::Layer* layer = dataset::find_layer(entry.data, name);
@@ -181,6 +183,12 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   view.set("flops_formula", layer.flops_formula.empty() ? k_missing : layer.flops_formula);
   view.set("flops", count_text(layer.flops_per_sample));
   view.set("matmul_flops", count_text(layer.matmul_flops_per_sample));
+  view.set("bytes_formula", layer.bytes_formula.empty() ? k_missing : layer.bytes_formula);
+  view.set("bytes_per_sample", layer.bytes_per_sample ? util::format_bytes(*layer.bytes_per_sample) : k_missing);
+  view.set("bytes_fixed", layer.bytes_fixed ? util::format_bytes(*layer.bytes_fixed) : k_missing);
+  Data roofline = layer_roofline_blocks(site, name);
+  view.set("has_roofline", Data(!roofline.is_empty_list()));
+  view.set("roofline_blocks", roofline);
   Data checks = list();
   for (const auto& entry : site.datasets) {
     if (const dataset::Layer* other = dataset::find_layer(entry.data, name)) {

@@ -5,6 +5,7 @@
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
+#include "site/view_roofline.hpp"
 #include "util/format.hpp"
 
 #include <algorithm>
@@ -25,8 +26,8 @@ struct NavItem
   const char* label;
 };
 constexpr NavItem k_nav[] = {{"index.html", "Benchmark"}, {"formulas.html", "Formulas"}, {"faq.html", "FAQ"},
-                             {"methodology.html", "Methodology"},
-                             {"datasets.html", "Datasets"}, {"compare.html", "Compare"}};
+                             {"methodology.html", "Methodology"}, {"datasets.html", "Datasets"},
+                             {"compare.html", "Compare"}, {"roofline.html", "Roofline"}};
 
 Data page_base(const SiteData& site, const std::string& path, const std::string& title)
 {
@@ -215,6 +216,13 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
   for (const auto& pair : compare_pairs(site)) {
     const std::string path = compare_path(site, pair.first, pair.second);
     pages.push_back(compare_page(site, pair.first, pair.second, page_base(site, path, compare_title(site, pair.first, pair.second)), path));
+  }
+  pages.push_back(roofline_index_page(site, page_base(site, "roofline.html", "Peaks and rooflines")));
+  for (size_t i = 0; i < site.datasets.size(); ++i) {
+    const auto& entry = site.datasets[i];
+    if (entry.data.kind == dataset::Kind::measured && roofs_of(site, entry)) {
+      pages.push_back(roofline_page(site, i, page_base(site, roofline_path(entry), "Roofline: " + dataset_label(entry))));
+    }
   }
   pages.push_back(not_found_page(site));
   return pages;

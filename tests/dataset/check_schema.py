@@ -42,15 +42,21 @@ def validator(name):
 DATASET = validator("dataset.schema.json")
 CATALOG = validator("catalog.schema.json")
 INCONSISTENCIES = validator("inconsistencies.schema.json")
+DATASHEET_PEAKS = validator("datasheet-peaks.schema.json")
 
 
 def is_inconsistencies(document):
     return isinstance(document, dict) and "inconsistencies" in document
 
 
+def is_datasheet_peaks(document):
+    return isinstance(document, dict) and "devices" in document
+
+
 def schema_errors(document):
     chosen = CATALOG if isinstance(document, dict) and "datasets" in document and "results" not in document else DATASET
     chosen = INCONSISTENCIES if is_inconsistencies(document) else chosen
+    chosen = DATASHEET_PEAKS if is_datasheet_peaks(document) else chosen
     return [f"{'/' + '/'.join(map(str, e.absolute_path))}: {e.message}" for e in chosen.iter_errors(document)]
 
 
@@ -77,8 +83,10 @@ def check_files(layerbench, files):
         with open(path) as f:
             document = json.load(f)
         errors = schema_errors(document)
-        # layerbench validate knows datasets and catalogs; the inconsistencies list has its schema only.
-        code, output = (0, "") if is_inconsistencies(document) else cpp_validate(layerbench, path)
+        # layerbench validate knows datasets and catalogs; the inconsistencies list and the datasheet peaks
+        # have their schema here (the peaks' C++ reader is tested in test_dataset_datasheet.cpp).
+        schema_only = is_inconsistencies(document) or is_datasheet_peaks(document)
+        code, output = (0, "") if schema_only else cpp_validate(layerbench, path)
         if errors or code != 0:
             failures += 1
             print(f"FAIL {path}: schema: {errors[:5]}; layerbench validate (exit {code}): {output}")
@@ -104,6 +112,8 @@ def put(value, *path):
         target[path[-1]] = value
     return apply
 
+
+PEAK = {"precision": "fp32", "operation": "a product", "flop": 2e9, "median_ms": 20.0, "flop_per_s": 1e11}
 
 # Each case: a name and a change to the valid base dataset that both checkers must reject. The base
 # is tests/fuzz-seeds/measured-small.json: results[0] is an ok cell with full stats, [1] skipped.
@@ -144,6 +154,10 @@ CASES = [
     ("title over 4096 bytes", put("t" * 4097, "title")),
     ("skip reason over 4096 bytes", put("r" * 5000, "results", 1, "skip_reason")),
     ("layer name over 4096 bytes", put(["L" * 4097], "methodology", "layers")),
+    ("peak precision not in the enum", put({"method": "m", "compute": [dict(PEAK, precision="fp64")]}, "environment", "peaks")),
+    ("peak rate zero", put({"method": "m", "compute": [dict(PEAK, flop_per_s=0)]}, "environment", "peaks")),
+    ("unknown field in a peak", put({"method": "m", "compute": [dict(PEAK, tflops=1)]}, "environment", "peaks")),
+    ("negative bytes per sample", put(-4.0, "layers", 0, "bytes_per_sample")),
 ]
 
 

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include "bench/peaks.hpp"
+
+#include "util/format.hpp"
+
+#include <ATen/Context.h>
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <vector>
+
+namespace layerbench::bench {
+
+namespace {
+
+// Sizes: on 2 vCPUs a 1024^3 float32 product takes ~20 ms and the triad ~20 ms, so the CPU peaks
+// cost about 1 to 3 s; on a GPU the products are large enough to fill the tensor cores.
+constexpr int64_t k_cpu_matrix = 1024;
+constexpr int64_t k_cuda_matrix = 8192;
+constexpr int64_t k_cpu_triad_floats = int64_t{1} << 25;  // 128 MiB per array: past a server CPU's last-level cache
+constexpr int64_t k_cuda_triad_floats = int64_t{1} << 27; // 512 MiB per array: 10x an H100's L2
+// Each peak stops sampling here even if the noise target is not met, so the peaks stay a few seconds.
+constexpr double k_budget_seconds = 1.0;
+
+struct Precision
+{
+  const char* name;
+  torch::ScalarType dtype;
+  bool tf32;              // float32 inputs, TF32 tensor-core matmul
+  const char* dtype_name; // as PyTorch's Python names it
+};
+
+// Native bf16 arithmetic, as the kernel reports it (Linux /proc/cpuinfo flags).
+bool cpu_has_native_bf16()
+{
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("flags", 0) == 0) {
+      return line.find(" avx512_bf16") != std::string::npos || line.find(" amx_bf16") != std::string::npos;
+    }
+  }
+  return false;
+}
+
+std::vector<Precision> precisions(const torch::Device& device, std::vector<std::string>& left_out)
+{
+  if (device.is_cuda()) {
+    return {{"fp32", torch::kFloat32, false, "float32"}, {"tf32", torch::kFloat32, true, "float32"},
+            {"bf16", torch::kBFloat16, false, "bfloat16"}, {"fp16", torch::kFloat16, false, "float16"}};
+  }
+  // Without native bf16 instructions the CPU emulates it, slower than fp32: no peak worth holding a
+  // cell against, and seconds spent.
+  if (cpu_has_native_bf16()) {
+    return {{"fp32", torch::kFloat32, false, "float32"}, {"bf16", torch::kBFloat16, false, "bfloat16"}};
+  }
+  left_out.push_back("bf16: this CPU has no native bf16 instructions (AVX512-BF16 or AMX)");
+  return {{"fp32", torch::kFloat32, false, "float32"}};
+}
+
+MeasureSettings peak_settings(const MeasureSettings& cells)
+{
+  MeasureSettings settings = cells;
+  settings.stopping.budget_seconds = std::min(cells.stopping.budget_seconds, k_budget_seconds);
+  return settings;
+}
+
+// Sets TF32 for CUDA matmuls while alive; IEEE again after, as every cell ran.
+class Tf32Matmul
+{
+public:
+  explicit Tf32Matmul(bool on) : m_on(on)
+  {
+    if (m_on) {
+      at::globalContext().setFloat32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL, at::Float32Precision::TF32);
+    }
+  }
+  ~Tf32Matmul()
+  {
+    if (m_on) {
+      use_ieee_float32();
+    }
+  }
+  Tf32Matmul(const Tf32Matmul&) = delete;
+  Tf32Matmul& operator=(const Tf32Matmul&) = delete;
+
+private:
+  bool m_on;
+};
+
+void record(dataset::PeakRate& peak, const SteadyTiming& timing)
+{
+  peak.median_ms = timing.summary.median;
+  peak.rate = peak.work / (timing.summary.median / 1000.0);
+  peak.noise = timing.summary.noise;
+  peak.samples = timing.summary.count;
+  peak.noise_target_met = timing.verdict == Verdict::target_met;
+}
+
+// nullopt when interrupted; throws when the device cannot run it.
+std::optional<dataset::PeakRate> matmul_peak(DeviceBackend& backend, const Precision& precision, int64_t n,
+                                             const MeasureSettings& settings, const std::atomic<bool>& interrupted)
+{
+  const auto options = torch::TensorOptions().dtype(precision.dtype).device(backend.device());
+  auto a = torch::randn({n, n}, options);
+  auto b = torch::randn({n, n}, options);
+  auto product = torch::empty({n, n}, options);
+  const Tf32Matmul tf32(precision.tf32);
+  const auto timing = time_steady_state(backend, [&] { torch::mm_out(product, a, b); }, settings, interrupted);
+  if (!timing) {
+    return std::nullopt;
+  }
+  const std::string size = std::to_string(n);
+  dataset::PeakRate peak;
+  peak.name = precision.name;
+  peak.operation = std::string(precision.dtype_name) + (precision.tf32 ? " (TF32 tensor-core math)" : "")
+                   + " matrix product " + size + "x" + size + " by " + size + "x" + size + " (torch::mm_out), 2*"
+                   + size + "^3 FLOP";
+  peak.work = 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+  record(peak, *timing);
+  return peak;
+}
+
+std::optional<dataset::PeakRate> triad_peak(DeviceBackend& backend, int64_t floats, const MeasureSettings& settings,
+                                            const std::atomic<bool>& interrupted)
+{
+  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(backend.device());
+  auto a = torch::empty({floats}, options);
+  auto b = torch::randn({floats}, options);
+  auto c = torch::randn({floats}, options);
+  const auto timing = time_steady_state(backend, [&] { torch::add_out(a, b, c, 3.0); }, settings, interrupted);
+  if (!timing) {
+    return std::nullopt;
+  }
+  const std::string mib = std::to_string(floats * 4 / (1024 * 1024));
+  dataset::PeakRate peak;
+  peak.name = "triad";
+  peak.operation = "a = b + 3*c over three float32 arrays of " + mib + " MiB (torch::add_out): b and c read, a written, "
+                   "3 x " + mib + " MiB per pass";
+  peak.work = 3.0 * 4.0 * static_cast<double>(floats);
+  record(peak, *timing);
+  return peak;
+}
+
+std::string first_line_of(const std::exception& error)
+{
+  const auto* torch_error = dynamic_cast<const c10::Error*>(&error);
+  const std::string what = torch_error ? torch_error->what_without_backtrace() : error.what();
+  return what.substr(0, what.find('\n'));
+}
+
+std::string method_text(const MeasureSettings& settings, const std::vector<std::string>& left_out)
+{
+  std::string text = "after the last cell, on the run's device and threads, with the cells' timing and noise rules "
+                     "(warm-up, a block of back-to-back iterations grown to "
+                     + util::format_significant(settings.block_target_seconds * 1000, 3)
+                     + " ms, samples until the noise target or " + util::format_significant(settings.stopping.budget_seconds, 2)
+                     + " s per peak): the median time of a dense square matrix product per precision, into a "
+                       "preallocated output, counted as 2*N^3 FLOP; and of a triad a = b + 3*c over three float32 "
+                       "arrays well past the last-level cache, counted as the bytes read plus written (2 arrays read, "
+                       "1 written; write-allocate traffic not counted, as STREAM counts it). Medians, not maxima, "
+                       "like the cells: a roof the cells could beat on a lucky sample.";
+  for (const auto& reason : left_out) {
+    text += " Not measured: " + reason + ".";
+  }
+  return text;
+}
+
+} // namespace
+
+std::optional<dataset::Peaks> measure_peaks(DeviceBackend& backend,
+                                            const MeasureSettings& cell_settings,
+                                            const std::atomic<bool>& interrupted)
+{
+  torch::InferenceMode guard;
+  const bool cuda = backend.device().is_cuda();
+  const auto settings = peak_settings(cell_settings);
+  std::vector<std::string> left_out;
+  dataset::Peaks peaks;
+  for (const auto& precision : precisions(backend.device(), left_out)) {
+    try {
+      auto peak = matmul_peak(backend, precision, cuda ? k_cuda_matrix : k_cpu_matrix, settings, interrupted);
+      if (!peak) {
+        return std::nullopt;
+      }
+      peaks.compute.push_back(std::move(*peak));
+    } catch (const std::exception& error) {
+      left_out.push_back(std::string(precision.name) + ": " + first_line_of(error));
+    }
+  }
+  try {
+    auto memory = triad_peak(backend, cuda ? k_cuda_triad_floats : k_cpu_triad_floats, settings, interrupted);
+    if (!memory) {
+      return std::nullopt;
+    }
+    peaks.memory = std::move(*memory);
+  } catch (const std::exception& error) {
+    left_out.push_back("memory bandwidth: " + first_line_of(error));
+  }
+  peaks.method = method_text(settings, left_out);
+  return peaks;
+}
+
+std::string describe(const dataset::Peaks& peaks)
+{
+  std::string text;
+  for (const auto& peak : peaks.compute) {
+    text += (text.empty() ? "" : ", ") + peak.name + " " + util::format_rate(peak.rate, "FLOP/s");
+  }
+  if (peaks.memory) {
+    text += (text.empty() ? "" : ", ") + peaks.memory->name + " " + util::format_rate(peaks.memory->rate, "B/s");
+  }
+  return text.empty() ? "none measured" : text;
+}
+
+} // namespace layerbench::bench

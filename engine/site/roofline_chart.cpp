@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "site/roofline_chart.hpp"
+
+#include "site/svg.hpp"
+#include "util/format.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace layerbench::site {
+
+namespace {
+
+using namespace svg;
+
+// Fourteen layers need fourteen colours that stay apart on white; the marker shape alternates too,
+// so two neighbours in the palette differ in more than hue.
+constexpr std::array<const char*, 14> k_palette = {"#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#a16207", "#be123c",
+                                                   "#0e7490", "#4d7c0f", "#9d174d", "#1e3a8a", "#92400e", "#065f46",
+                                                   "#6b21a8", "#374151"};
+
+struct Frame
+{
+  double left = 72;
+  double top = 24;
+  double width = 520;
+  double height = 320;
+};
+
+std::string marker(size_t group, double x, double y, const std::string& color, const std::string& tooltip)
+{
+  const std::string title = tooltip.empty() ? "" : "<title>" + escape(tooltip) + "</title>";
+  if (group % 2 == 0) {
+    return "<circle cx=\"" + px(x) + "\" cy=\"" + px(y) + "\" r=\"4.5\" fill=\"" + color + "\">" + title + "</circle>\n";
+  }
+  return "<rect x=\"" + px(x - 4) + "\" y=\"" + px(y - 4) + "\" width=\"8\" height=\"8\" fill=\"" + color + "\">" + title
+         + "</rect>\n";
+}
+
+std::vector<std::string> groups_of(const std::vector<RooflinePoint>& points)
+{
+  std::vector<std::string> groups;
+  for (const auto& point : points) {
+    if (std::find(groups.begin(), groups.end(), point.group) == groups.end()) {
+      groups.push_back(point.group);
+    }
+  }
+  return groups;
+}
+
+} // namespace
+
+std::string render_svg(const RooflineChart& chart)
+{
+  if (chart.roofs.empty() || chart.points.empty()) {
+    return "";
+  }
+  double x_low = HUGE_VAL, x_high = 0, y_low = HUGE_VAL, y_high = 0;
+  for (const auto& roof : chart.roofs) {
+    const double ridge = roof.compute_flop_per_s / roof.memory_bytes_per_s;
+    x_low = std::min(x_low, ridge / 10);
+    x_high = std::max(x_high, ridge * 10);
+    y_high = std::max(y_high, roof.compute_flop_per_s);
+  }
+  for (const auto& point : chart.points) {
+    x_low = std::min(x_low, point.intensity);
+    x_high = std::max(x_high, point.intensity);
+    y_low = std::min(y_low, point.flop_per_s);
+    y_high = std::max(y_high, point.flop_per_s);
+  }
+  const LogRange xs = decades(x_low, x_high);
+  const LogRange ys = decades(y_low, y_high);
+  const Frame frame;
+  const auto x_of = [&](double x) { return frame.left + xs.position(x) * frame.width; };
+  const auto y_of = [&](double y) { return frame.top + (1.0 - ys.position(y)) * frame.height; };
+  const auto groups = groups_of(chart.points);
+  const double legend_top = frame.top + frame.height + 56;
+  const size_t legend_rows = chart.roofs.size() + (groups.size() + 1) / 2;
+  const double height = legend_top + 20.0 * static_cast<double>(legend_rows) + 8;
+
+  std::string svg = open_svg(chart.id, frame.left + frame.width + 24, height, chart.title, chart.description);
+  for (int decade = ys.first; decade <= ys.last; ++decade) {
+    const double y = y_of(std::pow(10.0, decade));
+    svg += line(frame.left, y, frame.left + frame.width, y, "grid");
+    svg += text_at(frame.left - 6, y + 4, "end", tick_label(decade));
+  }
+  for (int decade = xs.first; decade <= xs.last; ++decade) {
+    const double x = x_of(std::pow(10.0, decade));
+    svg += line(x, frame.top, x, frame.top + frame.height, "grid");
+    svg += text_at(x, frame.top + frame.height + 18, "middle", tick_label(decade));
+  }
+  svg += line(frame.left, frame.top + frame.height, frame.left + frame.width, frame.top + frame.height, "axis");
+  svg += line(frame.left, frame.top, frame.left, frame.top + frame.height, "axis");
+  svg += text_at(frame.left + frame.width / 2, frame.top + frame.height + 40, "middle",
+                 "arithmetic intensity, FLOP per byte moved (log scale)", " class=\"label\"");
+  svg += text_at(16, frame.top + frame.height / 2, "middle", "FLOP/s (log scale)",
+                 " class=\"label\" transform=\"rotate(-90 16 " + px(frame.top + frame.height / 2) + ")\"");
+
+  const double x_min = std::pow(10.0, xs.first), x_max = std::pow(10.0, xs.last);
+  const double y_min = std::pow(10.0, ys.first);
+  double legend_y = legend_top;
+  for (const auto& roof : chart.roofs) {
+    const double ridge = roof.compute_flop_per_s / roof.memory_bytes_per_s;
+    // The slanted part starts where it enters the frame: at the left edge or at the bottom.
+    const double start = std::max(x_min, y_min / roof.memory_bytes_per_s);
+    const std::string dash = roof.stroke == Stroke::dashed ? " stroke-dasharray=\"7 4\"" : "";
+    svg += "<polyline class=\"roof\" fill=\"none\" stroke=\"#111827\" stroke-width=\"2\"" + dash + " points=\""
+           + px(x_of(start)) + "," + px(y_of(start * roof.memory_bytes_per_s)) + " " + px(x_of(ridge)) + ","
+           + px(y_of(roof.compute_flop_per_s)) + " " + px(x_of(x_max)) + "," + px(y_of(roof.compute_flop_per_s)) + "\"/>\n";
+    svg += "<line x1=\"" + px(frame.left) + "\" y1=\"" + px(legend_y - 4) + "\" x2=\"" + px(frame.left + 28) + "\" y2=\""
+           + px(legend_y - 4) + "\" stroke=\"#111827\" stroke-width=\"2\"" + dash + "/>\n";
+    svg += text_at(frame.left + 36, legend_y, "start", roof.name);
+    legend_y += 20;
+  }
+  for (const auto& point : chart.points) {
+    const size_t group = static_cast<size_t>(std::find(groups.begin(), groups.end(), point.group) - groups.begin());
+    svg += marker(group, x_of(point.intensity), y_of(point.flop_per_s), k_palette[group % k_palette.size()], point.text);
+  }
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const double x = frame.left + (i % 2 == 0 ? 0 : frame.width / 2);
+    const double y = legend_y + 20.0 * static_cast<double>(i / 2);
+    svg += marker(i, x + 6, y - 4, k_palette[i % k_palette.size()], "");
+    svg += text_at(x + 18, y, "start", groups[i]);
+  }
+  return svg + "</svg>";
+}
+
+} // namespace layerbench::site

@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+#include "site/view_roofline.hpp"
+
+#include "dataset/speed_class.hpp"
+#include "site/roofline_chart.hpp"
+#include "site/view_common.hpp"
+#include "util/format.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace layerbench::site {
+
+namespace {
+
+using dataset::CellRoofline;
+using dataset::Dataset;
+using dataset::Resource;
+
+// The precision every dataset of ours measures in; the roofs are held at the same precision.
+const char* const k_precision = "fp32";
+
+// The measured dataset whose layer of this name and configuration has a bytes formula, newest first.
+const dataset::Layer* borrowed_layer(const SiteData& site, const dataset::Layer& layer)
+{
+  const dataset::Layer* found = nullptr;
+  std::string created;
+  for (const auto& entry : site.datasets) {
+    const dataset::Layer* candidate = dataset::find_layer(entry.data, layer.name);
+    if (entry.data.kind != dataset::Kind::measured || !candidate || candidate->config != layer.config
+        || !dataset::cell_bytes(*candidate, 1)) {
+      continue;
+    }
+    if (!found || entry.data.created > created) {
+      found = candidate;
+      created = entry.data.created;
+    }
+  }
+  return found;
+}
+
+const dataset::DatasheetDevice* datasheet_of(const SiteData& site, const Dataset& data)
+{
+  return dataset::match_device(site.datasheet, dataset::device_name(data));
+}
+
+bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
+
+Data roofline_row(const dataset::Cell& cell, const CellRoofline& roofline)
+{
+  Data row = object();
+  row.set("layer", cell.layer);
+  row.set("href", layer_path(cell.layer));
+  row.set("batch", std::to_string(cell.batch_size));
+  row.set("flop", util::format_si(roofline.flop));
+  row.set("bytes", util::format_bytes(roofline.bytes));
+  row.set("intensity", intensity_text(roofline.intensity));
+  row.set("intensity_sort", util::format_significant(roofline.intensity, 6));
+  row.set("bound", flop_rate_text(roofline.bound_flop_per_s));
+  row.set("bound_by", dataset::to_string(roofline.bound_by));
+  row.set("achieved", flop_rate_text(roofline.achieved_flop_per_s));
+  row.set("fraction", fraction_text(roofline.fraction));
+  row.set("fraction_sort", util::format_significant(roofline.fraction, 6));
+  return row;
+}
+
+struct Placed
+{
+  const dataset::Cell* cell;
+  CellRoofline roofline;
+};
+
+std::vector<Placed> placed_cells(const SiteData& site, const SiteDataset& entry)
+{
+  std::vector<Placed> placed;
+  for (const auto& cell : entry.data.results) {
+    if (const auto roofline = roofline_of(site, entry, cell)) {
+      placed.push_back({&cell, *roofline});
+    }
+  }
+  return placed;
+}
+
+Data measured_peak_rows(const dataset::Peaks& peaks)
+{
+  Data rows = list();
+  const auto row = [](const dataset::PeakRate& peak, const std::string& what, const std::string& rate) {
+    Data view = object();
+    view.set("what", what);
+    view.set("operation", peak.operation);
+    view.set("rate", rate);
+    view.set("median", ms_text(peak.median_ms) + " ms");
+    view.set("noise", peak.noise ? fraction_text(*peak.noise) : std::string(k_missing));
+    view.set("samples", peak.samples ? std::to_string(*peak.samples) : std::string(k_missing));
+    return view;
+  };
+  for (const auto& peak : peaks.compute) {
+    rows.push_back(row(peak, peak.name + " FLOP/s", flop_rate_text(peak.rate)));
+  }
+  if (peaks.memory) {
+    rows.push_back(row(*peaks.memory, "memory bandwidth", bandwidth_text(peaks.memory->rate)));
+  }
+  return rows;
+}
+
+// Datasheet figures as the table gives them (494.7, not a rounded 495): accelerators' figures, in T.
+std::string datasheet_text(double value, const std::string& unit)
+{
+  return trimmed_significant(value / 1e12, 4) + " T" + unit;
+}
+
+Data datasheet_view(const dataset::DatasheetDevice& device)
+{
+  Data view = object();
+  view.set("name", device.name);
+  Data rates = list();
+  for (const auto& rate : device.compute) {
+    rates.push_back(labelled(rate.precision, datasheet_text(rate.flop_per_s, "FLOP/s") + (rate.note.empty() ? "" : " (" + rate.note + ")")));
+  }
+  rates.push_back(labelled("memory (" + device.memory_kind + ")", datasheet_text(device.memory_bytes_per_s, "B/s")));
+  view.set("rates", rates);
+  view.set("source_title", device.source_title);
+  view.set("source_publisher", device.source_publisher);
+  view.set("source_url", device.source_url);
+  view.set("source_note", device.source_note.empty() ? Data(false) : Data(device.source_note));
+  return view;
+}
+
+Data dataset_peaks_view(const SiteData& site, const SiteDataset& entry, const std::string& root)
+{
+  Data view = object();
+  view.set("label", dataset_label(entry));
+  view.set("device", device_text(entry.data));
+  view.set("is_reference", Data(is_reference(entry)));
+  const auto& environment = entry.data.environment;
+  const bool has_peaks = environment && environment->peaks;
+  view.set("has_measured", Data(has_peaks));
+  view.set("measured", has_peaks ? measured_peak_rows(*environment->peaks) : list());
+  view.set("method", has_peaks ? environment->peaks->method : std::string());
+  view.set("no_peaks", Data(!has_peaks && !is_reference(entry)));
+  const auto* device = datasheet_of(site, entry.data);
+  view.set("datasheet", device ? datasheet_view(*device) : Data(false));
+  const bool chart = !is_reference(entry) && roofs_of(site, entry);
+  view.set("chart_href", chart ? Data(root + roofline_path(entry)) : Data(false));
+  return view;
+}
+
+RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std::vector<Placed>& placed)
+{
+  RooflineChart chart;
+  chart.id = "roofline";
+  chart.title = "Roofline of " + dataset_label(entry);
+  chart.description = "Achieved FLOP/s of every timed cell against its arithmetic intensity (FLOP per byte of minimum "
+                      "traffic), log-log, under the device's roofs: the memory bandwidth times the intensity, capped by "
+                      "the fp32 compute peak. A point far below its roof left the device idle; the table below gives "
+                      "every figure.";
+  if (const auto roofs = dataset::measured_roofs(entry.data, k_precision)) {
+    chart.roofs.push_back({"measured fp32: " + flop_rate_text(roofs->compute_flop_per_s) + ", "
+                             + bandwidth_text(roofs->memory_bytes_per_s),
+                           roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
+  }
+  if (const auto* device = datasheet_of(site, entry.data)) {
+    if (const auto roofs = dataset::datasheet_roofs(*device, k_precision)) {
+      chart.roofs.push_back({"datasheet fp32 (" + device->name + "): " + flop_rate_text(roofs->compute_flop_per_s) + ", "
+                               + bandwidth_text(roofs->memory_bytes_per_s),
+                             roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::dashed});
+    }
+  }
+  for (const auto& item : placed) {
+    chart.points.push_back({item.cell->layer,
+                            item.cell->layer + ", batch " + std::to_string(item.cell->batch_size) + ": "
+                              + intensity_text(item.roofline.intensity) + ", " + flop_rate_text(item.roofline.achieved_flop_per_s)
+                              + ", " + fraction_text(item.roofline.fraction) + " of its " + dataset::to_string(item.roofline.bound_by)
+                              + " bound",
+                            item.roofline.intensity, item.roofline.achieved_flop_per_s});
+  }
+  return chart;
+}
+
+// The cells that reached the smallest share of their bound: where the device waited most.
+Data furthest_below(const std::vector<Placed>& placed, size_t count)
+{
+  std::vector<Placed> sorted = placed;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Placed& a, const Placed& b) { return a.roofline.fraction < b.roofline.fraction; });
+  Data rows = list();
+  for (size_t i = 0; i < std::min(count, sorted.size()); ++i) {
+    rows.push_back(roofline_row(*sorted[i].cell, sorted[i].roofline));
+  }
+  return rows;
+}
+
+} // namespace
+
+std::string roofline_path(const SiteDataset& entry) { return "roofline/" + entry.slug + ".html"; }
+
+std::string flop_rate_text(double value) { return util::format_rate(value, "FLOP/s"); }
+std::string bandwidth_text(double value) { return util::format_rate(value, "B/s"); }
+std::string intensity_text(double value) { return trimmed_significant(value, 3) + " FLOP/byte"; }
+std::string fraction_text(double value) { return trimmed_significant(value * 100.0, 3) + "%"; }
+
+std::optional<dataset::Roofs> roofs_of(const SiteData& site, const SiteDataset& entry)
+{
+  if (!is_reference(entry)) {
+    return dataset::measured_roofs(entry.data, k_precision);
+  }
+  const auto* device = datasheet_of(site, entry.data);
+  return device ? dataset::datasheet_roofs(*device, k_precision) : std::nullopt;
+}
+
+std::optional<CellRoofline> roofline_of(const SiteData& site, const SiteDataset& entry, const dataset::Cell& cell)
+{
+  const auto roofs = roofs_of(site, entry);
+  const dataset::Layer* layer = dataset::find_layer(entry.data, cell.layer);
+  if (!roofs || !layer) {
+    return std::nullopt;
+  }
+  if (!is_reference(entry)) {
+    return dataset::cell_roofline(*layer, cell, *roofs);
+  }
+  const dataset::Layer* ours = borrowed_layer(site, *layer);
+  return ours ? dataset::cell_roofline(*ours, cell, *roofs) : std::nullopt;
+}
+
+PageSpec roofline_index_page(const SiteData& site, Data base)
+{
+  Data view = std::move(base);
+  Data datasheet = list();
+  for (const auto& device : site.datasheet.devices) {
+    datasheet.push_back(datasheet_view(device));
+  }
+  view.set("datasheet_devices", datasheet);
+  Data datasets = list();
+  for (const auto& entry : site.datasets) {
+    datasets.push_back(dataset_peaks_view(site, entry, ""));
+  }
+  view.set("datasets", datasets);
+  return {"roofline_index", "roofline.html", std::move(view), ""};
+}
+
+PageSpec roofline_page(const SiteData& site, size_t index, Data base)
+{
+  const SiteDataset& entry = site.datasets[index];
+  const auto placed = placed_cells(site, entry);
+  Data view = std::move(base);
+  view.set("dataset", dataset_peaks_view(site, entry, "../"));
+  view.set("chart", render_svg(chart_of(site, entry, placed)));
+  Data rows = list();
+  size_t memory_bound = 0;
+  for (const auto& item : placed) {
+    rows.push_back(roofline_row(*item.cell, item.roofline));
+    memory_bound += item.roofline.bound_by == Resource::memory ? 1 : 0;
+  }
+  view.set("rows", rows);
+  view.set("cells", std::to_string(placed.size()));
+  view.set("memory_bound", std::to_string(memory_bound));
+  const auto roofs = roofs_of(site, entry);
+  view.set("ridge", roofs ? intensity_text(dataset::ridge_intensity(*roofs)) : std::string(k_missing));
+  view.set("furthest_below", furthest_below(placed, 3));
+  return {"roofline", roofline_path(entry), std::move(view), ""};
+}
+
+Data layer_roofline_blocks(const SiteData& site, const std::string& layer)
+{
+  Data blocks = list();
+  for (const auto& entry : site.datasets) {
+    const auto roofs = roofs_of(site, entry);
+    if (!roofs || !dataset::find_layer(entry.data, layer)) {
+      continue;
+    }
+    Data rows = list();
+    for (const auto& cell : entry.data.results) {
+      if (cell.layer != layer) {
+        continue;
+      }
+      if (const auto roofline = roofline_of(site, entry, cell)) {
+        rows.push_back(roofline_row(cell, *roofline));
+      }
+    }
+    if (rows.is_empty_list()) {
+      continue;
+    }
+    Data block = object();
+    block.set("dataset", dataset_label(entry));
+    block.set("href", (is_reference(entry) ? "../roofline.html" : "../" + roofline_path(entry)));
+    block.set("roofs", flop_rate_text(roofs->compute_flop_per_s) + " fp32 and " + bandwidth_text(roofs->memory_bytes_per_s));
+    block.set("is_reference", Data(is_reference(entry)));
+    block.set("rows", rows);
+    blocks.push_back(block);
+  }
+  return blocks;
+}
+
+} // namespace layerbench::site

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "bench/peaks.hpp"
+
+#include "bench/cpu_backend.hpp"
+#include "bench/runner.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace layerbench;
+
+TEST_CASE("bench::measure_peaks")
+{
+  auto backend = bench::make_cpu_backend();
+  std::atomic<bool> interrupted{false};
+  auto settings = bench::default_settings(torch::kCPU);
+  // Short: the figures are checked for sense, never for speed.
+  settings.warmup_seconds = 0.01;
+  settings.stopping = {0.05, 3, 10, 0.3};
+
+  SUBCASE("on the CPU: an fp32 product and a triad, each work over its median time")
+  {
+    const auto peaks = bench::measure_peaks(*backend, settings, interrupted);
+    REQUIRE(peaks);
+    const auto* fp32 = dataset::find_compute_peak(*peaks, "fp32");
+    REQUIRE(fp32);
+    CHECK(fp32->work == 2.0 * 1024 * 1024 * 1024);
+    CHECK(fp32->rate == doctest::Approx(fp32->work / (fp32->median_ms / 1000)));
+    CHECK(*fp32->samples >= 3);
+    CHECK(fp32->operation.find("1024x1024 by 1024x1024") != std::string::npos);
+    CHECK(!dataset::find_compute_peak(*peaks, "tf32")); // a CUDA precision
+    REQUIRE(peaks->memory);
+    CHECK(peaks->memory->name == "triad");
+    CHECK(peaks->memory->work == 3.0 * 128 * 1024 * 1024); // two arrays read, one written
+    CHECK(peaks->memory->rate > 0);
+    CHECK(peaks->method.find("cells' timing and noise rules") != std::string::npos);
+    CHECK(bench::describe(*peaks).find("fp32 ") == 0);
+  }
+  SUBCASE("interrupted, it gives nothing rather than a partial table")
+  {
+    interrupted = true;
+    CHECK(!bench::measure_peaks(*backend, settings, interrupted));
+  }
+}
