@@ -32,7 +32,7 @@ std::string note(const Dataset& dataset)
   std::string text = "Licence " + dataset.license.id + ". " + dataset.license.attribution;
   if (dataset.provenance.source) {
     const auto& s = *dataset.provenance.source;
-    text += " Figures as printed by \"" + s.title + "\"" + (s.url.empty() ? "" : " (" + s.url + ")")
+    text += " Figures as printed by \"" + s.title + "\"" + " (" + source_address(s) + ")"
             + (s.date.empty() ? "" : ", " + s.date) + ", " + s.license + ".";
   }
   return text;
