@@ -13,6 +13,12 @@ if(LAYERBENCH_SYSTEM_PYTHON)
   add_test(NAME dataset/schema_rejects_what_reader_rejects
     COMMAND ${LAYERBENCH_SYSTEM_PYTHON} ${dataset_checks}/check_schema.py cases $<TARGET_FILE:layerbench>
             ${CMAKE_SOURCE_DIR}/tests/fuzz-seeds/measured-small.json)
+  add_test(NAME dataset/inconsistencies_schema_rejects_what_reader_rejects
+    COMMAND ${LAYERBENCH_SYSTEM_PYTHON} ${dataset_checks}/check_schema.py inconsistency-cases $<TARGET_FILE:layerbench>
+            ${CMAKE_SOURCE_DIR}/data/reference/a100-80gb-reference-inconsistencies.json)
+  add_test(NAME dataset/catalog_schema_rejects_what_reader_rejects
+    COMMAND ${LAYERBENCH_SYSTEM_PYTHON} ${dataset_checks}/check_schema.py catalog-cases $<TARGET_FILE:layerbench>
+            ${CMAKE_SOURCE_DIR}/data/catalog.json)
   set(engine_run "")
   if(LAYERBENCH_WITH_TORCH)
     set(engine_run run)
@@ -21,6 +27,7 @@ if(LAYERBENCH_SYSTEM_PYTHON)
     COMMAND ${LAYERBENCH_SYSTEM_PYTHON} ${dataset_checks}/check_schema.py engine $<TARGET_FILE:layerbench>
             ${CMAKE_SOURCE_DIR}/tests/fuzz-seeds/measured-small.json ${engine_run})
   set_tests_properties(dataset/schema_data dataset/schema_rejects_what_reader_rejects dataset/schema_engine_output
+    dataset/inconsistencies_schema_rejects_what_reader_rejects dataset/catalog_schema_rejects_what_reader_rejects
     PROPERTIES SKIP_RETURN_CODE 77 WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} TIMEOUT 300)
 else()
   add_test(NAME dataset/schema_checks COMMAND sh -c "echo 'SKIPPED: no python3 for the JSON Schema checks'; exit 77")

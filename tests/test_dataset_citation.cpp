@@ -54,8 +54,12 @@ TEST_CASE("dataset::bibtex")
     auto reference = published();
     reference.provenance.source = dataset::Source{"PyTorch Layer Performance Benchmark", "", "April 11, 2026",
                                                   "CC BY 4.0", "cite", "", "", "", {}};
-    CHECK(dataset::bibtex(reference).find("Figures as printed by \"PyTorch Layer Performance Benchmark\", April 11, "
-                                          "2026, CC BY 4.0.")
+    // The copy transcribed gives no address: the note says so rather than leaving it out.
+    CHECK(dataset::bibtex(reference).find("Figures as printed by \"PyTorch Layer Performance Benchmark\" (address not "
+                                          "known: the copy LayerBench transcribed does not give it), April 11, 2026, CC BY 4.0.")
+          != std::string::npos);
+    reference.provenance.source->url = "https://example.invalid/page";
+    CHECK(dataset::bibtex(reference).find("\"PyTorch Layer Performance Benchmark\" (https://example.invalid/page), April 11")
           != std::string::npos);
   }
 }

@@ -259,6 +259,25 @@ TEST_CASE("layerbench publish")
     CHECK(warned.status == 0);
     CHECK(warned.output.find("warning: publish: " + noisy_run + ": 1 of its 4 timed cells") != std::string::npos);
   }
+  SUBCASE("--label goes into the catalog; without it the label comes from the device")
+  {
+    CHECK(outcome.output.find("(label \"Test, 2 threads\", sha256 ") != std::string::npos);
+    CHECK(run_layerbench("publish " + run + " --data " + data + " --label 'Test box'").status == 0);
+    const auto catalog = dataset::load_catalog(folder.path() / "data/catalog.json");
+    REQUIRE(catalog.datasets.size() == 2);
+    CHECK(catalog.datasets[0].label == "Test, 2 threads");
+    CHECK(catalog.datasets[1].label == "Test box");
+  }
+  SUBCASE("a bad --label or --id: exit 2 naming the option, nothing new")
+  {
+    const auto label = run_layerbench("publish " + run + " --data " + data + " --label ''");
+    CHECK(label.status == 2);
+    CHECK(label.output == "layerbench: error: --label: \"\": a label is 1 to 40 characters, found 0\n");
+    const auto id = run_layerbench("publish " + run + " --data " + data + " --id 'Not An Id'");
+    CHECK(id.status == 2);
+    CHECK(id.output.find("layerbench: error: --id: \"Not An Id\" is not a dataset id") == 0);
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
+  }
   SUBCASE("a bad --replaces: exit 1, nothing new")
   {
     CHECK(run_layerbench("publish " + run + " --data " + data + " --replaces nothing@3").status == 1);

@@ -4,9 +4,12 @@
 #pragma once
 
 #include "dataset/dataset.hpp"
+#include "util/error.hpp"
 
+#include <doctest/doctest.h>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -94,6 +97,18 @@ inline dataset::Cell& cell_of(dataset::Dataset& d, const std::string& layer, int
     }
   }
   throw std::runtime_error("no cell " + layer);
+}
+
+// The message of the Error that `action` throws; fails the test when nothing is thrown.
+inline std::string error_of(const std::function<void()>& action)
+{
+  try {
+    action();
+  } catch (const Error& error) {
+    return error.what();
+  }
+  FAIL("no error");
+  return {};
 }
 
 inline void write_text(const std::filesystem::path& path, const std::string& content)

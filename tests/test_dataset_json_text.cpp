@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/json_text.hpp"
 
+#include "test_dataset_fixture.hpp"
 #include "util/error.hpp"
 
 #include <doctest/doctest.h>
@@ -8,20 +9,9 @@
 #include <functional>
 
 using namespace layerbench;
+using test::error_of;
 
 namespace {
-
-// The message of the Error that `parse` throws; fails the test when nothing is thrown.
-std::string error_of(const std::function<void()>& parse)
-{
-  try {
-    parse();
-  } catch (const Error& error) {
-    return error.what();
-  }
-  FAIL("parsed without an error");
-  return {};
-}
 
 std::string json_error(const std::string& text)
 {

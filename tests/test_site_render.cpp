@@ -85,7 +85,8 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string home = read(work / "site/index.html");
-    CHECK(home.find("<th scope=\"colgroup\" colspan=\"6\" class=\"group\"><a href=\"datasets.html#fixture-cpu-v1\">Fixture CPU run")
+    CHECK(home.find("<caption>Median forward time per batch (ms): Fixture,") != std::string::npos);
+    CHECK(home.find("<th scope=\"colgroup\" colspan=\"6\" class=\"group\"><a href=\"datasets.html#fixture-cpu-v1\">")
           != std::string::npos);
   }
   SUBCASE("a dataset whose bytes differ from the catalog's sha256 is refused")
@@ -204,8 +205,10 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
-    CHECK(compare.find("<dt>pytorch counts</dt><dd>0</dd>") != std::string::npos);
-    CHECK(compare.find("<strong>parameter count</strong>: <a href=\"../layers/Dropout.html\">Dropout</a>") != std::string::npos);
+    CHECK(compare.find("<dt>pytorch</dt><dd>0</dd>") != std::string::npos);
+    CHECK(compare.find("<strong>params differ from pytorch</strong>: <a href=\"../layers/Dropout.html\">Dropout</a>") != std::string::npos);
+    CHECK(compare.find("<dt>bindings</dt><dd>p = 0.5, n = 4</dd>") != std::string::npos); // the file's order
+    CHECK(compare.find("<dt>page over formula</dt><dd>1.5</dd>") != std::string::npos);
   }
   SUBCASE("an invalid dataset stops the render and leaves the previous site untouched")
   {
@@ -234,6 +237,29 @@ TEST_CASE("site::render")
     const std::string expected = (data / "datasets/a-v1.json").string() + ": /results/0/stats/median_ms: time -5.0 ms";
     CHECK_THROWS_WITH_AS(layerbench::site::render(options), doctest::Contains(expected.c_str()), Error);
     CHECK_FALSE(fs::exists(work / "site/index.html"));
+  }
+  SUBCASE("an unknown field in the reference's inconsistencies stops the render, naming file and pointer")
+  {
+    const fs::path data = work / "unknown-field-data";
+    fs::copy(k_source / "tests/fixtures/site/data", data, fs::copy_options::recursive);
+    const auto file = data / "reference/fixture-reference-inconsistencies.json";
+    auto json = nlohmann::json::parse(read(file));
+    json["inconsistencies"][0]["pytorch_counts"] = 0;
+    layerbench::util::write_file_atomic(file, json.dump(), layerbench::util::Overwrite::yes);
+    RenderOptions options = fixture_options(work / "site");
+    options.data_dir = data;
+    CHECK_THROWS_WITH_AS(layerbench::site::render(options),
+                         (file.string() + ": /inconsistencies/0/pytorch_counts: unknown field").c_str(), Error);
+  }
+  SUBCASE("short labels in running text and headings, full titles on the datasets page")
+  {
+    layerbench::site::render(fixture_options(work / "site"));
+    // The fixture's catalog is 1.0.0: labels derived from each device ("Fixture CPU"; the reference names none).
+    const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
+    CHECK(compare.find("<h1>Fixture against fixture-reference reference</h1>") != std::string::npos);
+    const std::string datasets = read(work / "site/datasets.html");
+    CHECK(datasets.find("<h2 id=\"fixture-cpu-v1-heading\">Fixture CPU run · v1</h2>") != std::string::npos);
+    CHECK(datasets.find("<tr><th scope=\"row\">Short name</th><td>Fixture</td></tr>") != std::string::npos);
   }
   SUBCASE("a duplicate key in the reference's inconsistencies stops the render, naming its pointer")
   {

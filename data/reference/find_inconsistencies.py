@@ -400,6 +400,9 @@ def main():
     ours = {layer["name"]: layer for layer in json.loads(layers.stdout)}
     tool_version = subprocess.run([layerbench, "--version"], capture_output=True, text=True, check=True).stdout.split()[1]
     document = {
+        "format": "layerbench-inconsistencies",
+        # engine/dataset/inconsistencies.hpp reads it: a major change breaks readers, a minor one adds fields.
+        "format_version": "1.0.0",
         "about": "Inconsistencies of the published reference page that LayerBench's own computations expose, each "
                  "with both numbers. Generated; do not edit. Regenerate with the command in generated_by.",
         "reference": {"dataset": reference_name, "path": relative, "sha256": hashlib.sha256(raw).hexdigest()},

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 """Transcribes the A100 table of the reference page into an unpublished LayerBench dataset.
 
-  transcribe_seed.py PAGE.txt LAYERBENCH OUT.json
+  transcribe_seed.py [--url URL] PAGE.txt LAYERBENCH OUT.json
+
+--url records the page's address, when the copy being transcribed gives it; without it the dataset
+says the address is not known (never guess one).
 
 PAGE.txt is the text copy of "PyTorch Layer Performance Benchmark" (../shared/seeds/000_*.txt).
 Every figure is read from the page by the parser below, none is typed in here: the medians per batch
@@ -57,10 +60,14 @@ def tool_version(layerbench):
 
 
 def main():
-    if len(sys.argv) != 4:
+    arguments = sys.argv[1:]
+    url = None
+    if arguments[:1] == ["--url"] and len(arguments) > 1:
+        url, arguments = arguments[1], arguments[2:]
+    if len(arguments) != 3:
         print(__doc__)
         return 2
-    page_path, layerbench, out_path = sys.argv[1:]
+    page_path, layerbench, out_path = arguments
     with open(page_path) as f:
         page = f.read()
     title = page.split("\n", 1)[0].strip()
@@ -114,8 +121,9 @@ def main():
                 "device": device,
                 "torch_version": torch_version,
                 "software": software,
-                "notes": [
-                    "The copy we transcribed does not give the page's address; url is therefore absent.",
+                **({"url": url} if url else {}),
+                "notes": ([] if url else [
+                    "The copy we transcribed does not give the page's address; url is therefore absent."]) + [
                     f"date: the only date on the page, the day it says its model list was fetched ({fetch_date}).",
                     "Times are the page's medians in ms per forward pass; the page gives no other statistic.",
                     "params and flops_per_sample are the page's figures as printed; FLOPs are rounded as printed "

@@ -3,6 +3,7 @@
 
 #include "dataset/diff.hpp"
 #include "dataset/io.hpp"
+#include "util/error.hpp"
 
 #include <iostream>
 
@@ -48,14 +49,18 @@ int cmd_diff(const Arguments& arguments)
   if (!values) {
     return 0;
   }
-  const auto format = dataset::parse_diff_format((*values)["format"].as<std::string>());
+  const auto format_text = (*values)["format"].as<std::string>();
+  const auto format = dataset::parse_diff_format(format_text);
+  if (!format) {
+    throw UsageError("--format: \"" + format_text + "\" is not one of text, markdown, json");
+  }
   const auto a_name = (*values)["a"].as<std::string>();
   const auto b_name = (*values)["b"].as<std::string>();
   const auto a = dataset::load(a_name);
   const auto b = dataset::load(b_name);
   warn_if_other_device(a, a_name, b, b_name);
   const auto result = dataset::diff(a, b);
-  std::cout << dataset::format_diff(result, a_name, b_name, format);
+  std::cout << dataset::format_diff(result, a_name, b_name, *format);
   return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "cli/command.hpp"
 
 #include "dataset/catalog.hpp"
+#include "dataset/data_folder.hpp"
 #include "dataset/io.hpp"
 #include "util/error.hpp"
 
@@ -18,20 +19,27 @@ namespace {
 // The featured dataset of the data folder, if it has a catalog that names one.
 std::unique_ptr<dataset::Dataset> featured_dataset(const std::filesystem::path& data_dir)
 {
-  const auto catalog_path = data_dir / "catalog.json";
-  if (!std::filesystem::exists(catalog_path)) {
+  if (!std::filesystem::exists(data_dir / "catalog.json")) {
     return nullptr;
   }
-  const auto catalog = dataset::load_catalog(catalog_path);
-  if (catalog.featured.empty()) {
-    return nullptr;
+  const auto folder = dataset::DataFolder::load(data_dir);
+  const auto* featured = folder.featured();
+  return featured ? std::make_unique<dataset::Dataset>(featured->data) : nullptr;
+}
+
+// The options the dataset layer would refuse, named as the command line names them.
+void check_options(const dataset::PublishOptions& publish, const po::variables_map& values)
+{
+  if (!publish.id.empty() && !dataset::valid_id(publish.id)) {
+    throw UsageError("--id: \"" + publish.id + "\" is not a dataset id ([a-z0-9] words joined by '-', e.g. h100-sxm-fp32)");
   }
-  const auto featured = dataset::parse_reference(catalog.featured, "catalog.json: /featured");
-  const auto* entry = dataset::find_entry(catalog, featured.id, featured.version);
-  if (!entry) {
-    return nullptr;
+  if (!publish.replaces.empty()) {
+    dataset::parse_reference(publish.replaces, "--replaces");
   }
-  return std::make_unique<dataset::Dataset>(dataset::load(data_dir / entry->path));
+  const auto problem = values.count("label") ? dataset::label_problem(publish.label) : std::string();
+  if (!problem.empty()) {
+    throw UsageError("--label: \"" + publish.label + "\": " + problem);
+  }
 }
 
 } // namespace
@@ -42,6 +50,8 @@ int cmd_publish(const Arguments& arguments)
   options.add_options()("data", po::value<std::string>()->default_value("data"), "the data folder (holds catalog.json)")(
     "id", po::value<std::string>(), "dataset id, [a-z0-9] words joined by '-' (default: the run's id)")(
     "title", po::value<std::string>(), "title (default: the run's title)")(
+    "label", po::value<std::string>(), "short name for running text, legends and compare headings, at most 40 bytes "
+                                       "(default: from the device, e.g. 'EPYC, 2 threads', 'H100 80GB HBM3')")(
     "replaces", po::value<std::string>(), "ID@N this version corrects (default: the id's latest version, if any)")(
     "creator", po::value<std::vector<std::string>>(), "a creator's name (repeat for several; default: the run's)")(
     "feature", "make it the dataset the site shows first")(
@@ -51,7 +61,7 @@ int cmd_publish(const Arguments& arguments)
   hidden.add_options()("run", po::value<std::string>()->required(), "the run to publish, RUN.json");
   po::positional_options_description positional;
   positional.add("run", 1);
-  const auto values = parse("publish", "RUN.json [--data DIR] [--id ID] [--title T] [--replaces ID@N] [--creator NAME]... [--feature] [--init] [--strict]\n\n"
+  const auto values = parse("publish", "RUN.json [--data DIR] [--id ID] [--title T] [--label L] [--replaces ID@N] [--creator NAME]... [--feature] [--init] [--strict]\n\n"
                                        "Validates the run, gives it the next version of its id and writes\n"
                                        "DIR/datasets/ID-vN.json and DIR/catalog.json. Never overwrites.",
                             options, arguments, positional, hidden);
@@ -68,12 +78,17 @@ int cmd_publish(const Arguments& arguments)
   auto text = [&](const char* name) { return values->count(name) ? (*values)[name].as<std::string>() : std::string(); };
   publish.id = text("id");
   publish.title = text("title");
+  publish.label = text("label");
+  if (values->count("title") && publish.title.empty()) {
+    throw UsageError("--title: empty; give a title or leave the option out");
+  }
   publish.replaces = text("replaces");
   if (values->count("creator")) {
     for (const auto& name : (*values)["creator"].as<std::vector<std::string>>()) {
       publish.creators.push_back({name, ""});
     }
   }
+  check_options(publish, *values);
   publish.feature = values->count("feature") ? dataset::PublishOptions::Feature::make_featured
                                              : dataset::PublishOptions::Feature::keep;
   const auto run_path = (*values)["run"].as<std::string>();
@@ -89,7 +104,7 @@ int cmd_publish(const Arguments& arguments)
   }
   const auto entry = dataset::publish(run, publish);
   std::cout << "published " << dataset::reference(entry.id, entry.version) << " as "
-            << (publish.data_dir / entry.path).string() << " (sha256 " << entry.sha256 << ")\n";
+            << (publish.data_dir / entry.path).string() << " (label \"" << entry.label << "\", sha256 " << entry.sha256 << ")\n";
   return 0;
 }
 

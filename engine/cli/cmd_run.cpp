@@ -245,7 +245,11 @@ int run(const po::variables_map& values)
   options.cpu_memory = bench::parse_cpu_memory_policy(values["cpu-memory"].as<std::string>());
   if (values.count("shard")) {
     options.shard = values["shard"].as<std::string>();
-    dataset::parse_shard(options.shard);
+    try {
+      dataset::parse_shard(options.shard);
+    } catch (const Error& error) {
+      throw UsageError(std::string("--shard: ") + error.what());
+    }
   }
   std::string out = values.count("out") ? values["out"].as<std::string>() : "";
   if (out.empty()) {

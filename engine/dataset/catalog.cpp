@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/catalog.hpp"
 
+#include "dataset/data_folder.hpp"
 #include "dataset/io.hpp"
 #include "dataset/json_reader.hpp"
 #include "dataset/json_text.hpp"
@@ -10,6 +11,9 @@
 #include "util/sha256.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <set>
+#include <sstream>
 
 namespace layerbench::dataset {
 
@@ -63,12 +67,115 @@ int latest_version(const Catalog& catalog, const std::string& id)
   return latest;
 }
 
-CatalogEntry describe(const Dataset& dataset, const std::string& sha256)
+namespace {
+
+// Words of a device's name that say who made it or how fast it clocks, not which one it is.
+bool vendor_word(const std::string& word)
+{
+  static const std::set<std::string> words = {"nvidia", "amd", "intel", "cpu", "gpu", "processor", "tesla", "geforce", "apple"};
+  std::string lower;
+  for (char c : word) {
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return words.count(lower) > 0;
+}
+
+std::string without_marks(std::string word)
+{
+  word.erase(std::remove_if(word.begin(), word.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }),
+             word.end());
+  for (const char* mark : {"(R)", "(TM)", "(tm)", "(r)"}) {
+    for (size_t at = word.find(mark); at != std::string::npos; at = word.find(mark)) {
+      word.erase(at, std::string(mark).size());
+    }
+  }
+  return word;
+}
+
+std::string model_words(const std::string& device)
+{
+  std::string cut = device.substr(0, device.find('@'));
+  std::string words;
+  int kept = 0;
+  int depth = 0;
+  std::istringstream stream(cut);
+  for (std::string word; stream >> word && kept < 3;) {
+    word = without_marks(word);
+    if (word.empty()) {
+      continue;
+    }
+    const bool bracketed = depth > 0 || word.front() == '(';
+    depth += static_cast<int>(std::count(word.begin(), word.end(), '(')) - static_cast<int>(std::count(word.begin(), word.end(), ')'));
+    if (bracketed || vendor_word(word)) {
+      continue;
+    }
+    words += (words.empty() ? "" : " ") + word;
+    ++kept;
+  }
+  return words;
+}
+
+} // namespace
+
+std::string default_label(const std::string& device, Kind kind, const std::string& id, int cpu_threads)
+{
+  std::string label = model_words(device);
+  if (label.empty()) {
+    label = id.empty() ? std::string("dataset") : id;
+  }
+  std::string suffix;
+  if (kind == Kind::published_reference) {
+    suffix = " reference";
+  } else if (cpu_threads > 0) {
+    suffix = ", " + std::to_string(cpu_threads) + (cpu_threads == 1 ? " thread" : " threads");
+  }
+  // A long id must not make a label that label_problem() refuses; cut on a character boundary.
+  size_t keep = std::min(label.size(), k_max_label_size - std::min(suffix.size(), k_max_label_size));
+  while (keep > 0 && keep < label.size() && (static_cast<unsigned char>(label[keep]) & 0xC0) == 0x80) {
+    --keep;
+  }
+  label = label.substr(0, keep);
+  while (!label.empty() && label.back() == ' ') {
+    label.pop_back();
+  }
+  return label + suffix;
+}
+
+std::string default_label(const Dataset& dataset)
+{
+  if (dataset.environment) {
+    const auto& environment = *dataset.environment;
+    const int threads = environment.device.type == "cpu" ? environment.threads : 0;
+    return default_label(environment.device.name, dataset.kind, dataset.id, threads);
+  }
+  const std::string device = dataset.provenance.source ? dataset.provenance.source->device : std::string();
+  return default_label(device, dataset.kind, dataset.id);
+}
+
+std::string label_problem(const std::string& label)
+{
+  // Characters as the JSON Schema's maxLength counts them: UTF-8 lead bytes.
+  const auto characters = static_cast<size_t>(std::count_if(
+    label.begin(), label.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  if (characters == 0 || characters > k_max_label_size) {
+    return "a label is 1 to " + std::to_string(k_max_label_size) + " characters, found " + std::to_string(characters);
+  }
+  if (std::any_of(label.begin(), label.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; })) {
+    return "a label is one line without control characters";
+  }
+  if (label.front() == ' ' || label.back() == ' ') {
+    return "a label does not start or end with a space";
+  }
+  return "";
+}
+
+CatalogEntry describe(const Dataset& dataset, const std::string& sha256, const std::string& label)
 {
   CatalogEntry entry;
   entry.id = dataset.id;
   entry.version = dataset.version;
   entry.title = dataset.title;
+  entry.label = label.empty() ? default_label(dataset) : label;
   entry.kind = dataset.kind;
   if (dataset.environment) {
     entry.device = dataset.environment->device.name;
@@ -85,6 +192,27 @@ CatalogEntry describe(const Dataset& dataset, const std::string& sha256)
   return entry;
 }
 
+std::vector<std::string> entry_mismatches(const CatalogEntry& entry, const Dataset& dataset)
+{
+  const CatalogEntry expected = describe(dataset, entry.sha256, entry.label);
+  std::vector<std::string> differ;
+  auto compare = [&](const char* field, const std::string& listed, const std::string& actual) {
+    if (listed != actual) {
+      differ.push_back(std::string(field) + " \"" + listed + "\" where the file has \"" + actual + "\"");
+    }
+  };
+  compare("id", entry.id, expected.id);
+  compare("version", std::to_string(entry.version), std::to_string(expected.version));
+  compare("title", entry.title, expected.title);
+  compare("kind", to_string(entry.kind), to_string(expected.kind));
+  compare("device", entry.device, expected.device);
+  compare("torch_version", entry.torch_version, expected.torch_version);
+  compare("created", entry.created, expected.created);
+  compare("cells", std::to_string(entry.cells), std::to_string(expected.cells));
+  compare("replaces", entry.replaces, expected.replaces);
+  return differ;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Reading and writing
 
@@ -98,6 +226,7 @@ CatalogEntry parse_entry(Reader reader)
   entry.id = reader.text("id");
   entry.version = reader.small_integer("version");
   entry.title = reader.text("title");
+  entry.label = reader.optional_text("label");
   entry.kind = detail::parse_enum<Kind>(
     reader, "kind", {{"measured", Kind::measured}, {"published-reference", Kind::published_reference}});
   entry.device = reader.text("device");
@@ -122,6 +251,14 @@ CatalogEntry parse_entry(Reader reader)
   if (!entry.replaces.empty()) {
     parse_reference(entry.replaces, reader.origin() + ": " + reader.at("replaces"));
   }
+  if (!reader.has("label")) {
+    // Catalogs before 1.1.0 have no labels.
+    entry.label = default_label(entry.device, entry.kind, entry.id);
+  }
+  const auto problem = label_problem(entry.label);
+  if (!problem.empty()) {
+    reader.fail(reader.at("label"), problem);
+  }
   reader.done();
   return entry;
 }
@@ -136,7 +273,7 @@ Catalog parse_catalog(const std::string& text, const std::string& origin)
   }
   Reader reader(json, "", origin);
   Catalog catalog;
-  catalog.schema_version = detail::parse_version(reader, k_catalog_schema_version, k_catalog_schema_version);
+  catalog.schema_version = detail::parse_version(reader, k_oldest_catalog_schema_version, k_catalog_schema_version);
   catalog.featured = reader.optional_text("featured");
   const auto& datasets = reader.array("datasets");
   for (size_t i = 0; i < datasets.size(); ++i) {
@@ -169,13 +306,14 @@ Catalog load_catalog(const std::filesystem::path& path)
 std::string serialize(const Catalog& catalog)
 {
   OrderedJson json;
-  json["schema_version"] = to_string(catalog.schema_version);
+  json["schema_version"] = to_string(k_catalog_schema_version); // an older catalog is written anew in the current form
   json["featured"] = catalog.featured.empty() ? OrderedJson(nullptr) : OrderedJson(catalog.featured);
   json["datasets"] = OrderedJson::array();
   for (const auto& entry : catalog.datasets) {
     json["datasets"].push_back({{"id", entry.id},
                                 {"version", entry.version},
                                 {"title", entry.title},
+                                {"label", entry.label},
                                 {"kind", to_string(entry.kind)},
                                 {"device", entry.device},
                                 {"torch_version", entry.torch_version},
@@ -226,7 +364,8 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   if (!lock) {
     throw Error(lock_path.string() + ": " + lock.error());
   }
-  Catalog catalog = std::filesystem::exists(catalog_path) ? load_catalog(catalog_path) : Catalog{};
+  // The folder as it stands is read, and its published files verified, before anything is added to it.
+  Catalog catalog = std::filesystem::exists(catalog_path) ? DataFolder::load(options.data_dir).catalog() : Catalog{};
   if (!options.id.empty()) {
     run.id = options.id;
   }
@@ -237,24 +376,28 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
     run.creators = options.creators;
   }
   if (!valid_id(run.id)) {
-    throw Error("--id: \"" + run.id + "\" is not a dataset id ([a-z0-9] words joined by '-', e.g. h100-sxm-fp32)");
+    throw Error("publish: \"" + run.id + "\" is not a dataset id ([a-z0-9] words joined by '-', e.g. h100-sxm-fp32)");
   }
   if (run.title.empty()) {
-    throw Error("--title: the dataset has no title; give one");
+    throw Error("publish: the dataset has no title; give it one");
   }
   const int latest = latest_version(catalog, run.id);
   run.version = latest + 1;
   run.replaces = options.replaces.empty() && latest > 0 ? reference(run.id, latest) : options.replaces;
   if (!run.replaces.empty()) {
-    const auto replaced = parse_reference(run.replaces, "--replaces");
+    const auto replaced = parse_reference(run.replaces, "publish: replaces");
     if (!find_entry(catalog, replaced.id, replaced.version)) {
-      throw Error("--replaces: " + run.replaces + " is not in " + catalog_path.string());
+      throw Error("publish: it replaces " + run.replaces + ", which is not in " + catalog_path.string());
     }
+  }
+  const auto label_error = options.label.empty() ? std::string() : label_problem(options.label);
+  if (!label_error.empty()) {
+    throw Error("publish: label \"" + options.label + "\": " + label_error);
   }
   require_valid(run, "publish " + reference(run.id, run.version));
 
   const auto content = serialize(run);
-  const auto entry = describe(run, util::sha256_hex(content));
+  const auto entry = describe(run, util::sha256_hex(content), options.label);
   std::filesystem::create_directories(options.data_dir / "datasets");
   write(options.data_dir / entry.path, content, util::Overwrite::no);
   catalog.datasets.push_back(entry);

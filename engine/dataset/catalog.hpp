@@ -17,13 +17,19 @@
 namespace layerbench::dataset {
 
 // Same meaning of major/minor/patch as the dataset's SchemaVersion.
-inline constexpr SchemaVersion k_catalog_schema_version{1, 0, 0};
+// 1.1.0 added datasets[].label; a 1.0.0 entry reads with default_label().
+inline constexpr SchemaVersion k_catalog_schema_version{1, 1, 0};
+inline constexpr SchemaVersion k_oldest_catalog_schema_version{1, 0, 0};
 
 struct CatalogEntry
 {
   std::string id;
   int version = 0;
   std::string title;
+  // The short name running text, captions, chart legends and compare headings use ("2-vCPU Xeon",
+  // "A100 reference"); the title stays on the datasets page. Chosen at publish; not part of the
+  // dataset file, so changing it edits no published bytes.
+  std::string label;
   Kind kind = Kind::measured;
   std::string device;        // environment.device.name, or what a reference page names
   std::string torch_version; // likewise
@@ -58,8 +64,26 @@ std::string dataset_path(const std::string& id, int version); // "datasets/<id>-
 const CatalogEntry* find_entry(const Catalog& catalog, const std::string& id, int version);
 int latest_version(const Catalog& catalog, const std::string& id); // 0 when none
 
-// The entry that describes `dataset`, whose serialised bytes have digest `sha256`.
-CatalogEntry describe(const Dataset& dataset, const std::string& sha256);
+// The label a dataset gets when publish is given none: the device's model name without vendor,
+// trademark marks, "CPU"/"Processor", clock speed or bracketed text, in at most three words (the id
+// when nothing is left), then ", N threads" for a CPU run that records its threads, or " reference"
+// for a published reference. "NVIDIA H100 80GB HBM3" gives "H100 80GB HBM3"; "NVIDIA A100 (80GB)" as
+// a reference gives "A100 reference"; "Intel(R) Xeon(R) Processor" with 2 threads gives "Xeon, 2 threads".
+std::string default_label(const std::string& device, Kind kind, const std::string& id, int cpu_threads = 0);
+std::string default_label(const Dataset& dataset);
+
+inline constexpr size_t k_max_label_size = 40;
+// A label is one short line: 1 to k_max_label_size characters, no control characters, no space at either end. Empty when `label` is one,
+// else the reason it is not.
+std::string label_problem(const std::string& label);
+
+// The entry that describes `dataset`, whose serialised bytes have digest `sha256`, labelled `label`
+// (empty: default_label(dataset)).
+CatalogEntry describe(const Dataset& dataset, const std::string& sha256, const std::string& label = "");
+
+// What in `entry` does not describe `dataset` (title, kind, device, cells...), the label aside; empty
+// when it does.
+std::vector<std::string> entry_mismatches(const CatalogEntry& entry, const Dataset& dataset);
 
 Catalog parse_catalog(const std::string& text, const std::string& origin);
 Catalog load_catalog(const std::filesystem::path& path);
@@ -70,6 +94,7 @@ struct PublishOptions
   std::filesystem::path data_dir = "data";
   std::string id;       // empty: the run's own id
   std::string title;    // empty: the run's own title
+  std::string label;    // empty: default_label(run)
   std::string replaces; // "id@N"; empty: the id's latest version, if there is one
   std::vector<Creator> creators; // empty: the run's own
   enum class Feature { keep, make_featured } feature = Feature::keep;

@@ -42,7 +42,7 @@ std::string creator_names(const Dataset& dataset)
 
 std::string source_text(const Source& source)
 {
-  return "Figures as printed by \"" + source.title + "\"" + (source.url.empty() ? "" : " (" + source.url + ")")
+  return "Figures as printed by \"" + source.title + "\" (" + source_address(source) + ")"
          + (source.date.empty() ? "" : ", " + source.date) + (source.license.empty() ? "" : ", " + source.license) + ".";
 }
 

@@ -48,4 +48,9 @@ std::string to_string(const SchemaVersion& version)
          + std::to_string(version.patch);
 }
 
+std::string source_address(const Source& source)
+{
+  return source.url.empty() ? "address not known: the copy LayerBench transcribed does not give it" : source.url;
+}
+
 } // namespace layerbench::dataset

@@ -275,4 +275,8 @@ std::string to_string(CellStatus status);
 std::string to_string(LayerMode mode);
 std::string to_string(const SchemaVersion& version);
 
+// Where a reference was transcribed from: the page's address, or, when the copy we transcribed does
+// not give one, a phrase that says so. Pages and citations show this, never an empty address.
+std::string source_address(const Source& source);
+
 } // namespace layerbench::dataset

@@ -159,7 +159,7 @@ DiffResult diff(const Dataset& a, const Dataset& b)
   return result;
 }
 
-DiffFormat parse_diff_format(const std::string& text)
+std::optional<DiffFormat> parse_diff_format(const std::string& text)
 {
   if (text == "text") {
     return DiffFormat::text;
@@ -170,7 +170,7 @@ DiffFormat parse_diff_format(const std::string& text)
   if (text == "json") {
     return DiffFormat::json;
   }
-  throw UsageError("--format: \"" + text + "\" is not one of text, markdown, json");
+  return std::nullopt;
 }
 
 // ---------------------------------------------------------------------------------------------------

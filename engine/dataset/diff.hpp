@@ -61,8 +61,8 @@ struct DiffResult
 DiffResult diff(const Dataset& a, const Dataset& b);
 
 enum class DiffFormat { text, markdown, json };
-// Throws UsageError naming --format for anything but text, markdown, json.
-DiffFormat parse_diff_format(const std::string& text);
+// nullopt for anything but text, markdown, json (the command line names its option).
+std::optional<DiffFormat> parse_diff_format(const std::string& text);
 
 // `a_name` and `b_name` label the two sides (usually the file names).
 std::string format_diff(const DiffResult& result, const std::string& a_name, const std::string& b_name, DiffFormat format);

@@ -85,7 +85,7 @@ void require_all_shards(const std::vector<ShardFile>& shards)
 Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_line)
 {
   if (shards.empty()) {
-    throw UsageError("merge: give the shard files to merge");
+    throw Error("merge: no shard files to merge");
   }
   require_all_shards(shards);
   std::map<std::pair<std::string, int>, std::pair<const Cell*, std::string>> cells;

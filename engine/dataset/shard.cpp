@@ -26,7 +26,7 @@ Shard parse_shard(const std::string& text)
   const auto index = small_count(text.substr(0, slash));
   const auto count = slash == std::string::npos ? std::nullopt : small_count(text.substr(slash + 1));
   if (!index || !count || *count < 1 || *index < 1 || *index > *count) {
-    throw UsageError("--shard: \"" + text + "\" is not I/N with 1 <= I <= N (for example --shard 2/4)");
+    throw Error("shard \"" + text + "\" is not I/N with 1 <= I <= N (for example 2/4)");
   }
   return Shard{*index, *count};
 }

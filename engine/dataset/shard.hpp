@@ -15,7 +15,7 @@ struct Shard
   int count = 1;
 };
 
-// "i/n" with 1 <= i <= n; anything else throws UsageError naming --shard.
+// "i/n" with 1 <= i <= n; anything else throws Error saying so (the command line adds its option).
 Shard parse_shard(const std::string& text);
 
 std::string to_string(const Shard& shard);

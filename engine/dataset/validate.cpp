@@ -2,12 +2,13 @@
 #include "dataset/validate.hpp"
 
 #include "dataset/catalog.hpp"
+#include "dataset/data_folder.hpp"
+#include "dataset/inconsistencies.hpp"
 #include "dataset/io.hpp"
 #include "dataset/shard.hpp"
 #include "dataset/validation.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
-#include "util/sha256.hpp"
 
 #include <algorithm>
 #include <map>
@@ -404,70 +405,36 @@ std::string line(const std::string& file, const std::string& pointer, const std:
   return file + ": " + (pointer.empty() ? std::string("/") : pointer) + ": " + message;
 }
 
-// The catalog of the data folder that holds `path` (DATA/datasets/X.json), if there is one.
-std::optional<std::filesystem::path> catalog_beside(const std::filesystem::path& path)
+void append(std::vector<std::string>& out, const std::vector<std::string>& lines)
 {
-  const auto folder = std::filesystem::absolute(path).parent_path();
-  if (folder.filename() != "datasets") {
-    return std::nullopt;
-  }
-  const auto catalog = folder.parent_path() / "catalog.json";
-  return std::filesystem::exists(catalog) ? std::optional(catalog) : std::nullopt;
+  out.insert(out.end(), lines.begin(), lines.end());
 }
 
+// A published dataset (DATA/datasets/X.json beside DATA/catalog.json) against its catalog entry.
 void check_against_catalog(const std::filesystem::path& path,
                            const std::string& text,
                            const Dataset& dataset,
                            std::vector<std::string>& out)
 {
-  const auto catalog_path = catalog_beside(path);
-  if (!catalog_path || dataset.version < 1) {
+  const auto folder = DataFolder::folder_of(path);
+  if (!folder || dataset.version < 1) {
     return;
   }
-  const auto catalog = load_catalog(*catalog_path);
+  const auto catalog_path = *folder / "catalog.json";
+  const auto catalog = load_catalog(catalog_path);
   const auto* entry = find_entry(catalog, dataset.id, dataset.version);
-  const auto file = path.string();
   if (!entry) {
-    out.push_back(line(file, "", reference(dataset.id, dataset.version) + " is not listed in " + catalog_path->string()));
+    out.push_back(line(path.string(), "", reference(dataset.id, dataset.version) + " is not listed in " + catalog_path.string()));
     return;
   }
-  if (path.filename() != std::filesystem::path(entry->path).filename()) {
-    out.push_back(line(file, "", "file name should be " + std::filesystem::path(entry->path).filename().string()));
-  }
-  const auto digest = util::sha256_hex(text);
-  if (digest != entry->sha256) {
-    out.push_back(line(file, "", "sha256 " + digest + " differs from the catalog's " + entry->sha256
-                                     + ": a published version must never be edited (publish a new version)"));
-  }
-  const auto expected = describe(dataset, entry->sha256);
-  if (serialize(Catalog{k_catalog_schema_version, "", {expected}}) != serialize(Catalog{k_catalog_schema_version, "", {*entry}})) {
-    out.push_back(line(file, "", "the catalog entry for " + reference(dataset.id, dataset.version)
-                                     + " does not describe this file (title, kind, device, cells, replaces...)"));
-  }
+  append(out, check_against_entry(*entry, path, text, dataset));
 }
 
-void validate_catalog(const std::filesystem::path& path, const std::string& text, std::vector<std::string>& out)
+void validate_inconsistencies(const std::filesystem::path& path, const std::string& text, std::vector<std::string>& out)
 {
-  const auto catalog = parse_catalog(text, path.string());
-  const auto folder = path.parent_path();
-  for (size_t i = 0; i < catalog.datasets.size(); ++i) {
-    const auto& entry = catalog.datasets[i];
-    const auto pointer = "/datasets/" + std::to_string(i);
-    const auto file = folder / entry.path;
-    const auto content = util::read_file(file);
-    if (!content) {
-      out.push_back(line(path.string(), pointer + "/path", file.string() + ": " + content.error()));
-      continue;
-    }
-    if (util::sha256_hex(*content) != entry.sha256) {
-      out.push_back(line(path.string(), pointer + "/sha256", "does not match " + file.string()));
-    }
-    if (!entry.replaces.empty()) {
-      const auto replaced = parse_reference(entry.replaces, path.string() + ": " + pointer + "/replaces");
-      if (!find_entry(catalog, replaced.id, replaced.version)) {
-        out.push_back(line(path.string(), pointer + "/replaces", entry.replaces + " is not in the catalog"));
-      }
-    }
+  const auto file = parse_inconsistencies(text, path.string());
+  if (const auto folder = DataFolder::folder_of(path)) {
+    append(out, check_reference(file, load_catalog(*folder / "catalog.json")));
   }
 }
 
@@ -477,10 +444,10 @@ bool looks_like_catalog(const std::string& text)
   return json.is_object() && json.contains("datasets") && !json.contains("results");
 }
 
-bool looks_like_parity(const std::string& text)
+std::string format_of(const std::string& text)
 {
   const auto json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  return json.is_object() && json.contains("format") && json["format"] == "layerbench-parity";
+  return json.is_object() && json.contains("format") && json["format"].is_string() ? json["format"].get<std::string>() : "";
 }
 
 } // namespace
@@ -495,11 +462,19 @@ std::vector<std::string> validate_file(const std::filesystem::path& path)
       throw Error(path.string() + ": " + text.error());
     }
     if (looks_like_catalog(*text)) {
-      validate_catalog(path, *text, out);
+      parse_catalog(*text, file);
+      if (path.filename() == "catalog.json") {
+        // The whole folder: every dataset it lists, its validation files and its reference inconsistencies.
+        DataFolder::load(path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path(), out);
+      }
       return out;
     }
-    if (looks_like_parity(*text)) {
+    if (format_of(*text) == "layerbench-parity") {
       parse_parity(*text, file); // throws on the first problem
+      return out;
+    }
+    if (format_of(*text) == "layerbench-inconsistencies") {
+      validate_inconsistencies(path, *text, out);
       return out;
     }
     const auto dataset = parse_unchecked(*text, file);

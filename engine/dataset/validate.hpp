@@ -42,7 +42,8 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset);
 
 // Everything `layerbench validate` says of one file, each line "FILE: /pointer: message". A
 // dataset inside a data folder (DATA/datasets/X.json beside DATA/catalog.json) is also checked
-// against its catalog entry; a catalog is checked entry by entry against its files.
+// against its catalog entry, and a reference's inconsistencies (DATA/reference/X-inconsistencies.json)
+// against the reference it names; DATA/catalog.json stands for the whole folder (data_folder.hpp).
 std::vector<std::string> validate_file(const std::filesystem::path& path);
 
 } // namespace layerbench::dataset

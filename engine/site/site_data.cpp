@@ -2,16 +2,16 @@
 #include "site/site_data.hpp"
 
 #include "dataset/catalog.hpp"
+#include "dataset/data_folder.hpp"
 #include "dataset/io.hpp"
-#include "dataset/json_text.hpp"
+#include "site/view_common.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/format.hpp"
 #include "util/sha256.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
+#include <map>
 
 namespace fs = std::filesystem;
 
@@ -19,58 +19,42 @@ namespace layerbench::site {
 
 namespace {
 
-std::string read(const fs::path& path)
-{
-  auto text = util::read_file(path);
-  if (!text) {
-    throw Error(path.string() + ": " + text.error());
-  }
-  return *text;
-}
-
-SiteDataset load_dataset(const fs::path& path, DatasetOrigin origin)
+SiteDataset site_dataset(dataset::Dataset data, std::string bytes, std::string sha256, std::string label, DatasetOrigin origin)
 {
   SiteDataset entry;
-  entry.bytes = read(path);
-  entry.data = dataset::parse(entry.bytes, path.string());
-  entry.sha256 = util::sha256_hex(entry.bytes);
-  entry.slug = std::string(origin == DatasetOrigin::local ? "local-" : "") + entry.data.id + "-v" + std::to_string(entry.data.version);
+  entry.slug = std::string(origin == DatasetOrigin::local ? "local-" : "") + data.id + "-v" + std::to_string(data.version);
+  entry.data = std::move(data);
+  entry.bytes = std::move(bytes);
+  entry.sha256 = std::move(sha256);
+  entry.label = std::move(label);
   entry.origin = origin;
   return entry;
 }
 
-nlohmann::ordered_json parse_json(const fs::path& path)
+SiteDataset load_local(const fs::path& path)
 {
-  return dataset::parse_ordered_json(read(path), path.string());
+  auto bytes = util::read_file(path);
+  if (!bytes) {
+    throw Error(path.string() + ": " + bytes.error());
+  }
+  auto data = dataset::parse(*bytes, path.string());
+  const auto label = dataset::default_label(data);
+  const auto sha256 = util::sha256_hex(*bytes);
+  return site_dataset(std::move(data), std::move(*bytes), sha256, label, DatasetOrigin::local);
 }
 
-struct Listing
+// Two versions of one dataset share a label; the version tells them apart.
+void disambiguate_labels(std::vector<SiteDataset>& datasets)
 {
-  fs::path file;
-  std::string sha256; // pinned by the catalog; empty without one
-};
-
-std::vector<Listing> dataset_files(const fs::path& data_dir, std::string& featured)
-{
-  const fs::path catalog_path = data_dir / "catalog.json";
-  std::vector<Listing> files;
-  if (!fs::exists(catalog_path)) {
-    if (fs::is_directory(data_dir / "datasets")) {
-      for (const auto& entry : fs::directory_iterator(data_dir / "datasets")) {
-        if (entry.path().extension() == ".json") {
-          files.push_back({entry.path(), ""});
-        }
-      }
+  std::map<std::string, int> uses;
+  for (const auto& entry : datasets) {
+    ++uses[entry.label];
+  }
+  for (auto& entry : datasets) {
+    if (uses[entry.label] > 1) {
+      entry.label += " v" + std::to_string(entry.data.version);
     }
-    std::sort(files.begin(), files.end(), [](const Listing& a, const Listing& b) { return a.file < b.file; });
-    return files;
   }
-  const dataset::Catalog catalog = dataset::load_catalog(catalog_path);
-  featured = catalog.featured;
-  for (const auto& entry : catalog.datasets) {
-    files.push_back({data_dir / entry.path, entry.sha256});
-  }
-  return files;
 }
 
 size_t choose_featured(const std::vector<SiteDataset>& datasets, const std::string& featured)
@@ -97,129 +81,103 @@ size_t choose_featured(const std::vector<SiteDataset>& datasets, const std::stri
   return best;
 }
 
-std::string value_text(const nlohmann::ordered_json& value)
+std::string number_text(double value)
 {
-  if (value.is_string()) {
-    return value.get<std::string>();
+  if (value == std::floor(value) && std::fabs(value) < 9e15) {
+    return util::format_thousands(static_cast<int64_t>(value));
   }
-  if (value.is_number_integer() || (value.is_number() && value.get<double>() == std::floor(value.get<double>())
-                                    && std::fabs(value.get<double>()) < 9e15)) {
-    return util::format_thousands(static_cast<int64_t>(value.get<double>()));
-  }
-  if (value.is_number()) {
-    return util::format_significant(value.get<double>(), 4);
-  }
-  if (value.is_object()) {
-    std::string text;
-    for (const auto& [key, item] : value.items()) {
-      text += (text.empty() ? "" : ", ") + key + " = " + value_text(item);
-    }
-    return text;
-  }
-  return value.dump();
+  return trimmed_significant(value, 4); // 0.5, not 0.5000
 }
 
-std::string string_at(const nlohmann::ordered_json& json, const char* key)
+std::string figure_text(const dataset::Figure& figure)
 {
-  return json.is_object() && json.contains(key) && json[key].is_string() ? json[key].get<std::string>() : "";
+  if (figure.number) {
+    return number_text(*figure.number);
+  }
+  if (figure.by_key.empty()) {
+    return figure.text;
+  }
+  std::string text;
+  for (const auto& [key, value] : figure.by_key) {
+    text += (text.empty() ? "" : ", ") + key + " = " + value;
+  }
+  return text;
 }
 
-// The dataset a file is about: "dataset": "id" or "reference": {"dataset": "id@N"}.
-std::string dataset_of(const nlohmann::ordered_json& json)
+std::string bindings_text(const std::vector<std::pair<std::string, double>>& bindings)
 {
-  std::string id = string_at(json, "dataset");
-  if (id.empty() && json.is_object() && json.contains("reference")) {
-    id = string_at(json["reference"], "dataset");
+  std::string text;
+  for (const auto& [name, value] : bindings) {
+    text += (text.empty() ? "" : ", ") + name + " = " + number_text(value);
   }
-  return id.substr(0, id.find('@'));
+  return text;
 }
 
-const nlohmann::ordered_json* items_of(const nlohmann::ordered_json& json)
+Inconsistency inconsistency_of(const dataset::Inconsistency& item, const std::string& dataset_id)
 {
-  if (json.is_array()) {
-    return &json;
+  using dataset::InconsistencyKind;
+  Inconsistency shown{dataset_id, dataset::to_string(item.kind), item.layer, {}};
+  auto add = [&](const char* key, const std::string& value) {
+    if (!value.empty()) {
+      shown.fields.emplace_back(key, value);
+    }
+  };
+  add("config", item.config);
+  switch (item.kind) {
+  case InconsistencyKind::params_differ_from_pytorch:
+    add("page", number_text(item.page));
+    add("pytorch", number_text(static_cast<double>(item.pytorch)));
+    add("pytorch_source", item.pytorch_source);
+    break;
+  case InconsistencyKind::params_differ_from_page_formula:
+  case InconsistencyKind::flops_differ_from_page_formula:
+    add("formula", item.formula);
+    add("bindings", bindings_text(item.bindings));
+    add("page", number_text(item.page));
+    add("formula_value", number_text(item.formula_value));
+    add("page_over_formula", item.page_over_formula ? number_text(*item.page_over_formula) : "");
+    break;
+  case InconsistencyKind::claim_differs_from_table:
+    add("claim", item.claim);
+    add("where", item.where);
+    add("claimed", figure_text(item.claimed));
+    add("table", figure_text(item.table));
+    add("computation", item.computation);
+    break;
   }
-  if (json.is_object() && json.contains("inconsistencies") && json["inconsistencies"].is_array()) {
-    return &json["inconsistencies"];
-  }
-  return nullptr;
+  add("note", item.note);
+  return shown;
 }
 
-Inconsistency inconsistency_of(const nlohmann::ordered_json& item, const std::string& dataset_id)
+InconsistencyFile shown_file(const dataset::InconsistencyFile& file)
 {
-  Inconsistency inconsistency{dataset_id, string_at(item, "kind"), string_at(item, "layer"), {}};
-  if (!item.is_object()) {
-    inconsistency.fields.emplace_back("", value_text(item));
-    return inconsistency;
+  const std::string dataset_id = file.reference.substr(0, file.reference.find('@'));
+  InconsistencyFile shown{file.origin, file.conventions, {}};
+  for (const auto& item : file.items) {
+    shown.items.push_back(inconsistency_of(item, dataset_id));
   }
-  for (const auto& [key, value] : item.items()) {
-    if (key != "kind" && key != "layer") {
-      inconsistency.fields.emplace_back(key, value_text(value));
-    }
-  }
-  return inconsistency;
-}
-
-// data/reference/*.json: the issues of the transcribed reference, shown as the file gives them.
-std::vector<InconsistencyFile> load_inconsistencies(const fs::path& data_dir)
-{
-  std::vector<InconsistencyFile> found;
-  const fs::path folder = data_dir / "reference";
-  if (!fs::is_directory(folder)) {
-    return found;
-  }
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(folder)) {
-    if (entry.path().extension() == ".json") {
-      files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& path : files) {
-    const nlohmann::ordered_json json = parse_json(path);
-    const nlohmann::ordered_json* items = items_of(json);
-    if (!items) {
-      throw Error(path.string() + ": /inconsistencies: expected an array of inconsistencies");
-    }
-    InconsistencyFile file{path.string(), {}, {}};
-    if (json.is_object() && json.contains("conventions") && json["conventions"].is_array()) {
-      for (const auto& convention : json["conventions"]) {
-        file.conventions.push_back(value_text(convention));
-      }
-    }
-    for (const auto& item : *items) {
-      file.items.push_back(inconsistency_of(item, dataset_of(json)));
-    }
-    found.push_back(std::move(file));
-  }
-  return found;
+  return shown;
 }
 
 } // namespace
 
 SiteData load_site_data(const RenderOptions& options)
 {
+  const auto folder = dataset::DataFolder::load(options.data_dir);
   SiteData site;
-  std::string featured;
-  for (const auto& listed : dataset_files(options.data_dir, featured)) {
-    site.datasets.push_back(load_dataset(listed.file, DatasetOrigin::published));
-    if (!listed.sha256.empty() && listed.sha256 != site.datasets.back().sha256) {
-      throw Error(listed.file.string() + ": sha256 " + site.datasets.back().sha256 + " differs from the catalog's "
-                  + listed.sha256 + " (a published version must not be edited; publish a new version)");
-    }
+  for (const auto& item : folder.datasets()) {
+    site.datasets.push_back(site_dataset(item.data, item.bytes, item.entry.sha256, item.entry.label, DatasetOrigin::published));
   }
   for (const auto& file : options.extra_datasets) {
-    site.datasets.push_back(load_dataset(file, DatasetOrigin::local));
+    site.datasets.push_back(load_local(file));
   }
-  if (site.datasets.empty()) {
-    throw Error(options.data_dir.string() + ": no datasets (neither catalog.json nor datasets/*.json)");
+  disambiguate_labels(site.datasets);
+  site.featured = choose_featured(site.datasets, folder.catalog().featured);
+  for (const auto& file : folder.inconsistencies()) {
+    site.inconsistencies.push_back(shown_file(file));
   }
-  site.featured = choose_featured(site.datasets, featured);
-  site.inconsistencies = load_inconsistencies(options.data_dir);
-  site.validations = dataset::load_parity_folder(options.data_dir);
-  if (fs::exists(options.data_dir / "peaks" / "datasheet.json")) {
-    site.datasheet = dataset::load_datasheet_peaks(options.data_dir / "peaks" / "datasheet.json");
-  }
+  site.validations = folder.validations();
+  site.datasheet = folder.datasheet();
   return site;
 }
 

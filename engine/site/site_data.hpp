@@ -21,10 +21,12 @@ struct SiteDataset
   std::string bytes;
   std::string sha256;
   std::string slug; // "<id>-v<version>": file names on the site
+  std::string label; // the catalog's short name, with " vN" where two datasets share it
   DatasetOrigin origin = DatasetOrigin::published;
 };
 
-// A problem of the published reference that our own computations expose; kept as the text the file gives.
+// A problem of the published reference that our own computations expose (dataset::Inconsistency),
+// as the text the page shows.
 struct Inconsistency
 {
   std::string dataset_id; // empty when the file does not say
@@ -50,8 +52,8 @@ struct SiteData
   dataset::DatasheetPeaks datasheet;        // data/peaks/datasheet.json; no devices when absent
 };
 
-// Reads data/catalog.json (or every data/datasets/*.json when there is no catalog) through
-// dataset::parse, so an invalid dataset stops the render with its validation error.
+// Reads the data folder through dataset::DataFolder, so an invalid or edited dataset, or a reference
+// inconsistencies file that breaks its format, stops the render with its error.
 SiteData load_site_data(const RenderOptions& options);
 
 } // namespace layerbench::site

@@ -282,8 +282,13 @@ std::string public_commit(const std::string& commit)
 
 std::string dataset_label(const SiteDataset& entry)
 {
-  std::string label = entry.data.title + " · v" + std::to_string(entry.data.version);
-  return entry.origin == DatasetOrigin::local ? label + " (local run)" : label;
+  return entry.origin == DatasetOrigin::local ? entry.label + " (local run)" : entry.label;
+}
+
+std::string dataset_full_title(const SiteDataset& entry)
+{
+  std::string title = entry.data.title + " · v" + std::to_string(entry.data.version);
+  return entry.origin == DatasetOrigin::local ? title + " (local run)" : title;
 }
 
 namespace {
@@ -304,6 +309,7 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root)
   view.set("version", std::to_string(data.version));
   view.set("title", data.title);
   view.set("label", dataset_label(entry));
+  view.set("full_title", dataset_full_title(entry));
   view.set("anchor", entry.slug);
   view.set("href", root + "datasets.html#" + entry.slug);
   view.set("kind", data.kind == dataset::Kind::measured ? "measured by LayerBench" : "published reference (transcribed, not measured by us)");

@@ -45,8 +45,10 @@ std::vector<int> batch_sizes(const dataset::Dataset& data);
 // Every layer of every dataset, featured dataset's order first.
 std::vector<std::string> layer_order(const SiteData& site);
 
-// "H100 (2026-11-22) · v1": one line that tells datasets apart.
+// The catalog's short label ("2-vCPU Xeon", "A100 reference"), for running text, captions, legends
+// and compare headings; the full title ("<title> · v1") is for the datasets page.
 std::string dataset_label(const SiteDataset& entry);
+std::string dataset_full_title(const SiteDataset& entry);
 std::string device_text(const dataset::Dataset& data);
 // What of a recorded command line a page may show: absolute paths and paths that leave the repository
 // ("/tmp/x.json", "../shared/seed.txt") shrink to their file name.

@@ -119,7 +119,7 @@ Data provenance_rows(const Dataset& data)
   rows.push_back(labelled("Replaces", data.replaces.empty() ? "nothing (first version)" : data.replaces));
   if (data.provenance.source) {
     const auto& source = *data.provenance.source;
-    rows.push_back(labelled("Transcribed from", source.title + " (" + (source.url.empty() ? "address not given" : source.url) + "), " + source.date));
+    rows.push_back(labelled("Transcribed from", source.title + " (" + dataset::source_address(source) + "), " + source.date));
     rows.push_back(labelled("Software, as the page states", source.software));
     rows.push_back(labelled("Source licence", source.license));
     rows.push_back(labelled("Source attribution", source.attribution));

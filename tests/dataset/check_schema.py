@@ -7,6 +7,11 @@
                                              `layerbench validate` accepts it
   check_schema.py cases LAYERBENCH BASE      BASE is accepted by both; each mutation of it in CASES is
                                              rejected by both the schema and `layerbench validate`
+  check_schema.py inconsistency-cases LAYERBENCH BASE
+                                             the same for a reference's inconsistencies file and
+                                             INCONSISTENCY_CASES
+  check_schema.py catalog-cases LAYERBENCH BASE
+                                             the same for a catalog and CATALOG_CASES
   check_schema.py engine LAYERBENCH BASE [run]
                                              what the engine writes validates: `merge` of two shards cut
                                              from BASE, `publish` of the merge (dataset and catalog), and
@@ -83,9 +88,9 @@ def check_files(layerbench, files):
         with open(path) as f:
             document = json.load(f)
         errors = schema_errors(document)
-        # layerbench validate knows datasets and catalogs; the inconsistencies list and the datasheet peaks
+        # layerbench validate knows datasets, catalogs and the inconsistencies list; the datasheet peaks
         # have their schema here (the peaks' C++ reader is tested in test_dataset_datasheet.cpp).
-        schema_only = is_inconsistencies(document) or is_datasheet_peaks(document)
+        schema_only = is_datasheet_peaks(document)
         code, output = (0, "") if schema_only else cpp_validate(layerbench, path)
         if errors or code != 0:
             failures += 1
@@ -161,12 +166,53 @@ CASES = [
 ]
 
 
-def check_cases(layerbench, base_path):
+# Mutations of data/reference/a100-80gb-reference-inconsistencies.json: inconsistencies[0] is
+# params_differ_from_pytorch, [1] params_differ_from_page_formula, the last claim_differs_from_table.
+INCONSISTENCY_CASES = [
+    ("format missing", drop("format")),
+    ("another format", put("layerbench-parity", "format")),
+    ("format version too new", put("2.0.0", "format_version")),
+    ("format version minor too new", put("1.1.0", "format_version")),
+    ("format version too old", put("0.9.0", "format_version")),
+    ("unknown top-level field", put(1, "colour")),
+    ("reference without sha256", drop("reference", "sha256")),
+    ("reference sha256 not hex", put("XYZ", "reference", "sha256")),
+    ("reference not ID@N", put("a100-80gb-reference", "reference", "dataset")),
+    ("unknown kind", put("memory_differs", "inconsistencies", 0, "kind")),
+    ("unknown field in an item", put(1, "inconsistencies", 0, "pytorch_counts")),
+    ("a formula field in a pytorch item", put("2 * x", "inconsistencies", 0, "formula")),
+    ("pytorch missing", drop("inconsistencies", 0, "pytorch")),
+    ("page a float in a parameter count", put(7.5, "inconsistencies", 0, "page")),
+    ("binding a string", put("512", "inconsistencies", 1, "bindings", "in")),
+    ("formula_value missing", drop("inconsistencies", 1, "formula_value")),
+    ("claim without computation", drop("inconsistencies", -1, "computation")),
+    ("table value a number", put(3, "inconsistencies", -1, "table", "1")),
+    ("table a string", put("Embedding", "inconsistencies", -1, "table")),
+    ("claimed an object", put({"1": "X"}, "inconsistencies", -1, "claimed")),
+    ("conventions not strings", put([1], "conventions")),
+    ("note over 4096 bytes", put("n" * 4097, "inconsistencies", 0, "note")),
+]
+
+# Mutations of data/catalog.json.
+CATALOG_CASES = [
+    ("schema version too new", put("1.2.0", "schema_version")),
+    ("unknown field in an entry", put(1, "datasets", 0, "colour")),
+    ("empty label", put("", "datasets", 0, "label")),
+    ("label over 40 characters", put("L" * 41, "datasets", 0, "label")),
+    ("label of two lines", put("two\nlines", "datasets", 0, "label")),
+    ("label starting with a space", put(" A100", "datasets", 0, "label")),
+    ("label a number", put(100, "datasets", 0, "label")),
+    ("sha256 not hex", put("xyz", "datasets", 0, "sha256")),
+    ("path elsewhere", put("../x.json", "datasets", 0, "path")),
+]
+
+
+def check_cases(layerbench, base_path, cases=CASES):
     with open(base_path) as f:
         base = json.load(f)
     failures = check_files(layerbench, [base_path])
     with tempfile.TemporaryDirectory() as folder:
-        for name, change in CASES:
+        for name, change in cases:
             document = copy.deepcopy(base)
             change(document)
             path = os.path.join(folder, "case.json")
@@ -179,6 +225,8 @@ def check_cases(layerbench, base_path):
                 continue
             failures += 1
             print(f"FAIL {name}: schema rejects: {bool(errors)}; layerbench validate exit {code}: {output}")
+        if cases is not CASES:
+            return failures
         # NaN is not JSON (so no schema sees it), but Python writes it and so might a hand edit.
         path = os.path.join(folder, "nan.json")
         document = copy.deepcopy(base)
@@ -241,7 +289,7 @@ def check_engine(layerbench, base_path, with_run):
 
 
 def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("files", "cases", "engine"):
+    if len(sys.argv) < 4 or sys.argv[1] not in ("files", "cases", "inconsistency-cases", "catalog-cases", "engine"):
         print(__doc__)
         return 2
     layerbench = sys.argv[2]
@@ -249,6 +297,10 @@ def main():
         failures = check_files(layerbench, sys.argv[3:])
     elif sys.argv[1] == "cases":
         failures = check_cases(layerbench, sys.argv[3])
+    elif sys.argv[1] == "inconsistency-cases":
+        failures = check_cases(layerbench, sys.argv[3], INCONSISTENCY_CASES)
+    elif sys.argv[1] == "catalog-cases":
+        failures = check_cases(layerbench, sys.argv[3], CATALOG_CASES)
     else:
         failures = check_engine(layerbench, sys.argv[3], sys.argv[4:] == ["run"])
     print(f"{failures} failure(s)")

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The data folder, read in one place. Every command that reads DATA/ (validate, render, publish) goes
+// through DataFolder, so a published file is checked against its catalog sha256 once, here.
+//
+//   DATA/catalog.json                              the published versions (catalog.hpp)
+//   DATA/datasets/<id>-v<N>.json                   each pinned by its sha256 in the catalog
+//   DATA/validation/*.json                         parity files (validation.hpp)
+//   DATA/reference/<id>-inconsistencies.json       a reference's inconsistencies (inconsistencies.hpp)
+//   DATA/peaks/datasheet.json                      vendors' datasheet peaks (datasheet.hpp), optional
+//
+// A folder without catalog.json (one nobody has published into) is read as every datasets/*.json in
+// name order, unpinned.
+
+#include "dataset/catalog.hpp"
+#include "dataset/dataset.hpp"
+#include "dataset/datasheet.hpp"
+#include "dataset/inconsistencies.hpp"
+#include "dataset/validation.hpp"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace layerbench::dataset {
+
+// One dataset of the folder: its catalog entry, the exact bytes of its file and their parsed form.
+struct FolderDataset
+{
+  CatalogEntry entry; // without a catalog: describe()d from the file
+  std::filesystem::path file;
+  std::string bytes;
+  Dataset data;
+};
+
+class DataFolder
+{
+public:
+  // Reads the whole folder; the first problem throws Error naming the file (and the JSON pointer).
+  // With `problems`, each problem is appended to it instead, as "FILE: /pointer: message", and what
+  // could be read is kept (for validate, which lists them all).
+  static DataFolder load(const std::filesystem::path& dir);
+  static DataFolder load(const std::filesystem::path& dir, std::vector<std::string>& problems);
+
+  // The folder that holds `file` when it is DATA/datasets/X.json or DATA/reference/X.json beside a
+  // DATA/catalog.json; nullopt otherwise.
+  static std::optional<std::filesystem::path> folder_of(const std::filesystem::path& file);
+
+  const std::filesystem::path& dir() const { return m_dir; }
+  bool has_catalog() const { return m_has_catalog; }
+  const Catalog& catalog() const { return m_catalog; }
+  const std::vector<FolderDataset>& datasets() const { return m_datasets; } // catalog order
+  const std::vector<Parity>& validations() const { return m_validations; }
+  const std::vector<InconsistencyFile>& inconsistencies() const { return m_inconsistencies; }
+  const DatasheetPeaks& datasheet() const { return m_datasheet; } // no devices when the file is absent
+
+  const FolderDataset* find(const std::string& id, int version) const;
+  const FolderDataset* featured() const; // the catalog's featured dataset; nullptr when it names none
+
+private:
+  DataFolder() = default;
+  void read_catalog(std::vector<std::string>* problems);
+  void read_datasets(std::vector<std::string>* problems);
+  void read_references(std::vector<std::string>* problems);
+
+  std::filesystem::path m_dir;
+  bool m_has_catalog = false;
+  Catalog m_catalog;
+  std::vector<FolderDataset> m_datasets;
+  std::vector<Parity> m_validations;
+  std::vector<InconsistencyFile> m_inconsistencies;
+  DatasheetPeaks m_datasheet;
+};
+
+// A published file against its catalog entry: the sha256 of `bytes` is the pinned one (the one place
+// this is compared), the file name is the entry's and the entry describes `data`. Each difference is
+// a line "FILE: message"; none when the file is what the catalog says.
+std::vector<std::string> check_against_entry(const CatalogEntry& entry, const std::filesystem::path& file,
+                                             const std::string& bytes, const Dataset& data);
+
+// An inconsistencies file against the catalog: the reference it names is listed, at the path it gives,
+// with the sha256 it was computed from. Each difference is a line "FILE: /pointer: message".
+std::vector<std::string> check_reference(const InconsistencyFile& file, const Catalog& catalog);
+
+} // namespace layerbench::dataset

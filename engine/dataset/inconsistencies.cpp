@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/inconsistencies.hpp"
+
+#include "dataset/catalog.hpp"
+#include "dataset/json_reader.hpp"
+#include "dataset/json_text.hpp"
+
+namespace layerbench::dataset {
+
+namespace {
+
+using detail::Json;
+using detail::Reader;
+// The same document with its keys in the file's order: Json sorts them, and a formula's bindings and a
+// table's batch sizes read best as the file gives them.
+using Ordered = nlohmann::ordered_json;
+
+constexpr const char* k_format = "layerbench-inconsistencies";
+
+// What the page claims is a number or a text; what its table gives, a number or a text per key.
+enum class FigureShape { number_or_text, number_or_table };
+
+Figure read_figure(Reader& reader, const std::string& key, FigureShape shape, const Ordered& ordered, const std::string& origin)
+{
+  const Json& value = reader.field(key);
+  Figure figure;
+  if (value.is_number()) {
+    figure.number = reader.number(key);
+    return figure;
+  }
+  if (shape == FigureShape::number_or_text) {
+    figure.text = reader.text(key); // fails naming the type when it is not a string
+    return figure;
+  }
+  if (!value.is_object()) {
+    reader.fail(reader.at(key), "expected a number or an object of strings, found " + std::string(value.type_name()));
+  }
+  Reader entries(value, reader.at(key), origin);
+  for (const auto& item : ordered.at(key).items()) {
+    figure.by_key.emplace_back(item.key(), entries.text(item.key()));
+  }
+  entries.done();
+  return figure;
+}
+
+std::vector<std::pair<std::string, double>> read_bindings(Reader reader, const Ordered& ordered)
+{
+  std::vector<std::pair<std::string, double>> bindings;
+  for (const auto& item : ordered.items()) {
+    bindings.emplace_back(item.key(), reader.number(item.key()));
+  }
+  reader.done();
+  return bindings;
+}
+
+void read_formula_fields(Reader& reader, Inconsistency& item, const Ordered& ordered, const std::string& origin)
+{
+  item.formula = reader.text("formula");
+  Reader bindings(reader.field("bindings"), reader.at("bindings"), origin); // refuses a non-object first
+  item.bindings = read_bindings(bindings, ordered.at("bindings"));
+  item.page = reader.number("page");
+  item.formula_value = reader.number("formula_value");
+  item.page_over_formula = reader.optional<double>("page_over_formula", &Reader::number);
+}
+
+Inconsistency read_item(Reader reader, const Ordered& ordered, const std::string& origin)
+{
+  Inconsistency item;
+  item.kind = detail::parse_enum<InconsistencyKind>(
+    reader, "kind",
+    {{"params_differ_from_pytorch", InconsistencyKind::params_differ_from_pytorch},
+     {"params_differ_from_page_formula", InconsistencyKind::params_differ_from_page_formula},
+     {"flops_differ_from_page_formula", InconsistencyKind::flops_differ_from_page_formula},
+     {"claim_differs_from_table", InconsistencyKind::claim_differs_from_table}});
+  item.note = reader.optional_text("note");
+  if (item.kind == InconsistencyKind::claim_differs_from_table) {
+    item.layer = reader.optional_text("layer");
+    item.config = reader.optional_text("config");
+    item.claim = reader.text("claim");
+    item.where = reader.text("where");
+    item.claimed = read_figure(reader, "claimed", FigureShape::number_or_text, ordered, origin);
+    item.table = read_figure(reader, "table", FigureShape::number_or_table, ordered, origin);
+    item.computation = reader.text("computation");
+    reader.done();
+    return item;
+  }
+  item.layer = reader.text("layer");
+  item.config = reader.text("config");
+  if (item.kind == InconsistencyKind::params_differ_from_pytorch) {
+    item.page = static_cast<double>(reader.integer("page"));
+    item.pytorch = reader.integer("pytorch");
+    item.pytorch_source = reader.text("pytorch_source");
+  } else {
+    read_formula_fields(reader, item, ordered, origin);
+  }
+  reader.done();
+  return item;
+}
+
+} // namespace
+
+std::string to_string(InconsistencyKind kind)
+{
+  switch (kind) {
+  case InconsistencyKind::params_differ_from_pytorch: return "params_differ_from_pytorch";
+  case InconsistencyKind::params_differ_from_page_formula: return "params_differ_from_page_formula";
+  case InconsistencyKind::flops_differ_from_page_formula: return "flops_differ_from_page_formula";
+  case InconsistencyKind::claim_differs_from_table: return "claim_differs_from_table";
+  }
+  return "";
+}
+
+InconsistencyFile parse_inconsistencies(const std::string& text, const std::string& origin)
+{
+  const Json json = parse_json(text, origin);
+  const Ordered ordered = parse_ordered_json(text, origin);
+  Reader reader(json, "", origin);
+  if (reader.text("format") != k_format) {
+    reader.fail(reader.at("format"), std::string("expected \"") + k_format + "\"");
+  }
+  detail::parse_version(reader, k_oldest_inconsistencies_version, k_inconsistencies_version, "format_version");
+  InconsistencyFile file;
+  file.origin = origin;
+  file.about = reader.text("about");
+  Reader reference = reader.object("reference");
+  file.reference = reference.text("dataset");
+  parse_reference(file.reference, origin + ": " + reference.at("dataset"));
+  file.reference_path = reference.text("path");
+  file.reference_sha256 = reference.text("sha256");
+  if (file.reference_sha256.size() != 64 || file.reference_sha256.find_first_not_of("0123456789abcdef") != std::string::npos) {
+    reference.fail(reference.at("sha256"), "expected 64 lowercase hex digits");
+  }
+  reference.done();
+  Reader ours = reader.object("ours");
+  file.ours_source = ours.text("source");
+  file.ours_tool_version = ours.text("tool_version");
+  ours.done();
+  file.generated_by = reader.text("generated_by");
+  file.conventions = detail::text_list(reader, "conventions");
+  const Json& items = reader.array("inconsistencies");
+  for (size_t i = 0; i < items.size(); ++i) {
+    file.items.push_back(
+      read_item(Reader(items[i], reader.at("inconsistencies") + "/" + std::to_string(i), origin), ordered["inconsistencies"][i], origin));
+  }
+  reader.done();
+  return file;
+}
+
+} // namespace layerbench::dataset

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/data_folder.hpp"
+
+#include "dataset/io.hpp"
+#include "dataset/validate.hpp"
+#include "test_dataset_fixture.hpp"
+#include "util/error.hpp"
+#include "util/file.hpp"
+#include "util/sha256.hpp"
+
+#include <doctest/doctest.h>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+using namespace layerbench;
+using test::error_of;
+
+namespace {
+
+std::string read(const std::filesystem::path& path) { return *util::read_file(path); }
+
+// The measured fixture as a transcribed page would give it: medians only, a source, nothing of ours.
+dataset::Dataset reference_run()
+{
+  auto run = test::measured();
+  run.id = "test-reference";
+  run.kind = dataset::Kind::published_reference;
+  run.environment.reset();
+  run.methodology.reset();
+  dataset::Source source;
+  source.title = "Test page";
+  source.device = "NVIDIA A100 (80GB)";
+  source.license = "CC BY 4.0";
+  run.provenance.source = source;
+  for (auto& cell : run.results) {
+    cell.stats = dataset::Stats{};
+    cell.stats->median_ms = 1.0;
+  }
+  return run;
+}
+
+std::string inconsistencies_text(const dataset::CatalogEntry& reference)
+{
+  nlohmann::ordered_json json = {
+    {"format", "layerbench-inconsistencies"},
+    {"format_version", "1.0.0"},
+    {"about", "test"},
+    {"reference", {{"dataset", dataset::reference(reference.id, reference.version)}, {"path", reference.path}, {"sha256", reference.sha256}}},
+    {"ours", {{"source", "layerbench layers --format json"}, {"tool_version", "0.1.0"}}},
+    {"generated_by", "by hand"},
+    {"conventions", {"one"}},
+    {"inconsistencies",
+     {{{"kind", "params_differ_from_pytorch"}, {"layer", "Linear"}, {"config", "Linear()"}, {"page", 10}, {"pytorch", 12}, {"pytorch_source", "test"}}}}};
+  return json.dump(2) + "\n";
+}
+
+// A published folder: a measured run (featured), a reference and the reference's inconsistencies.
+struct PublishedFolder
+{
+  test::TempFolder folder;
+  dataset::CatalogEntry measured;
+  dataset::CatalogEntry reference;
+  std::filesystem::path inconsistencies;
+
+  PublishedFolder()
+  {
+    dataset::PublishOptions options;
+    options.data_dir = folder.path();
+    options.label = "Test box";
+    measured = dataset::publish(test::measured(), options);
+    options.label = "";
+    reference = dataset::publish(reference_run(), options);
+    inconsistencies = folder.path() / "reference/test-reference-inconsistencies.json";
+    test::write_text(inconsistencies, inconsistencies_text(reference));
+  }
+};
+
+} // namespace
+
+TEST_CASE("dataset::DataFolder::load")
+{
+  PublishedFolder published;
+  const auto& dir = published.folder.path();
+  SUBCASE("a good folder: catalog, datasets with their bytes, labels, inconsistencies")
+  {
+    const auto folder = dataset::DataFolder::load(dir);
+    CHECK(folder.has_catalog());
+    REQUIRE(folder.datasets().size() == 2);
+    CHECK(folder.datasets()[0].data.id == "test-cpu");
+    CHECK(folder.datasets()[0].bytes == read(dir / "datasets/test-cpu-v1.json"));
+    CHECK(folder.datasets()[0].entry.label == "Test box");
+    CHECK(folder.datasets()[1].entry.label == "A100 reference");
+    REQUIRE(folder.featured() != nullptr);
+    CHECK(folder.featured()->data.id == "test-cpu");
+    REQUIRE(folder.inconsistencies().size() == 1);
+    CHECK(folder.inconsistencies()[0].items.size() == 1);
+    std::vector<std::string> problems;
+    dataset::DataFolder::load(dir, problems);
+    CHECK(problems.empty());
+  }
+  SUBCASE("tampered bytes: one sha256 error naming the file")
+  {
+    auto text = read(dir / "datasets/test-cpu-v1.json");
+    const auto at = text.find("\"median_ms\": 1.0");
+    REQUIRE(at != std::string::npos);
+    text.replace(at, 16, "\"median_ms\": 1.01"); // a valid edit the catalog entry cannot see
+    test::write_text(dir / "datasets/test-cpu-v1.json", text);
+    const auto file = (dir / "datasets/test-cpu-v1.json").string();
+    std::vector<std::string> problems;
+    dataset::DataFolder::load(dir, problems);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0].rfind(file + ": sha256 " + util::sha256_hex(text) + " differs from the catalog's "
+                            + published.measured.sha256, 0) == 0);
+    CHECK(error_of([&] { dataset::DataFolder::load(dir); }) == problems[0]);
+  }
+  SUBCASE("inconsistencies computed from other bytes of the reference")
+  {
+    auto stale = published.reference;
+    stale.sha256 = std::string(64, 'a');
+    test::write_text(published.inconsistencies, inconsistencies_text(stale));
+    CHECK(error_of([&] { dataset::DataFolder::load(dir); }).rfind(
+            published.inconsistencies.string() + ": /reference/sha256: " + std::string(64, 'a') + " is not the catalog's", 0) == 0);
+  }
+  SUBCASE("inconsistencies of a dataset the catalog does not list")
+  {
+    auto other = published.reference;
+    other.version = 9;
+    test::write_text(published.inconsistencies, inconsistencies_text(other));
+    CHECK(error_of([&] { dataset::DataFolder::load(dir); })
+          == published.inconsistencies.string() + ": /reference/dataset: test-reference@9 is not in the catalog");
+  }
+  SUBCASE("an inconsistencies file that breaks its format names file and pointer")
+  {
+    auto json = nlohmann::ordered_json::parse(inconsistencies_text(published.reference));
+    json["inconsistencies"][0]["pytorch_counts"] = 1;
+    test::write_text(published.inconsistencies, json.dump());
+    CHECK(error_of([&] { dataset::DataFolder::load(dir); })
+          == published.inconsistencies.string() + ": /inconsistencies/0/pytorch_counts: unknown field");
+  }
+  SUBCASE("a listed file that is missing")
+  {
+    std::filesystem::remove(dir / "datasets/test-reference-v1.json");
+    std::vector<std::string> problems;
+    const auto folder = dataset::DataFolder::load(dir, problems);
+    REQUIRE_FALSE(problems.empty());
+    CHECK(problems[0].rfind((dir / "datasets/test-reference-v1.json").string() + ": ", 0) == 0);
+    CHECK(folder.datasets().size() == 1);
+  }
+}
+
+TEST_CASE("dataset::DataFolder::load without a catalog")
+{
+  test::TempFolder folder;
+  SUBCASE("an empty folder has no datasets")
+  {
+    CHECK(error_of([&] { dataset::DataFolder::load(folder.path()); })
+          == folder.path().string() + ": no datasets (neither catalog.json nor datasets/*.json)");
+  }
+  SUBCASE("datasets/*.json, unpinned, labelled from their device")
+  {
+    auto run = test::measured();
+    run.version = 1;
+    test::write_text(folder.path() / "datasets/test-cpu-v1.json", dataset::serialize(run));
+    const auto loaded = dataset::DataFolder::load(folder.path());
+    CHECK_FALSE(loaded.has_catalog());
+    REQUIRE(loaded.datasets().size() == 1);
+    CHECK(loaded.datasets()[0].entry.label == "Test, 2 threads");
+  }
+}
+
+TEST_CASE("dataset::validate_file on a data folder")
+{
+  PublishedFolder published;
+  const auto& dir = published.folder.path();
+  SUBCASE("the reference's inconsistencies are checked, alone or with the catalog")
+  {
+    CHECK(dataset::validate_file(published.inconsistencies).empty());
+    CHECK(dataset::validate_file(dir / "catalog.json").empty());
+    auto stale = published.reference;
+    stale.path = "datasets/elsewhere-v1.json";
+    test::write_text(published.inconsistencies, inconsistencies_text(stale));
+    const auto lines = dataset::validate_file(published.inconsistencies);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0] == published.inconsistencies.string()
+                        + ": /reference/path: \"datasets/elsewhere-v1.json\" where the catalog has \"datasets/test-reference-v1.json\"");
+    CHECK(dataset::validate_file(dir / "catalog.json") == lines);
+  }
+  SUBCASE("a version too new is named so")
+  {
+    auto json = nlohmann::ordered_json::parse(inconsistencies_text(published.reference));
+    json["format_version"] = "2.0.0";
+    test::write_text(published.inconsistencies, json.dump());
+    const auto lines = dataset::validate_file(published.inconsistencies);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].rfind(published.inconsistencies.string() + ": /format_version: format version 2.0.0 is too new", 0) == 0);
+  }
+}
