@@ -37,13 +37,22 @@ Figure read_figure(Reader& reader, const std::string& key, FigureShape shape, co
   }
   Reader entries(value, reader.at(key), origin);
   for (const auto& item : ordered.at(key).items()) {
-    figure.by_key.emplace_back(item.key(), entries.text(item.key()));
+    if (!item.value().is_array()) {
+      figure.by_key.emplace_back(item.key(), entries.text(item.key()));
+      continue;
+    }
+    std::string joined;
+    for (const auto& text : detail::text_list(entries, item.key())) {
+      joined += (joined.empty() ? "" : ", ") + text;
+    }
+    figure.by_key.emplace_back(item.key(), joined);
   }
   entries.done();
   return figure;
 }
 
-std::vector<std::pair<std::string, double>> read_bindings(Reader reader, const Ordered& ordered)
+// An object of numbers, in the file's order.
+std::vector<std::pair<std::string, double>> read_numbers(Reader reader, const Ordered& ordered)
 {
   std::vector<std::pair<std::string, double>> bindings;
   for (const auto& item : ordered.items()) {
@@ -57,10 +66,33 @@ void read_formula_fields(Reader& reader, Inconsistency& item, const Ordered& ord
 {
   item.formula = reader.text("formula");
   Reader bindings(reader.field("bindings"), reader.at("bindings"), origin); // refuses a non-object first
-  item.bindings = read_bindings(bindings, ordered.at("bindings"));
-  item.page = reader.number("page");
-  item.formula_value = reader.number("formula_value");
-  item.page_over_formula = reader.optional<double>("page_over_formula", &Reader::number);
+  item.bindings = read_numbers(bindings, ordered.at("bindings"));
+}
+
+std::vector<std::pair<std::string, double>> read_number_object(Reader& reader, const std::string& key, const Ordered& ordered,
+                                                               const std::string& origin)
+{
+  Reader object(reader.field(key), reader.at(key), origin); // refuses a non-object first
+  return read_numbers(object, ordered.at(key));
+}
+
+void read_rate_fields(Reader& reader, Inconsistency& item)
+{
+  item.batch_size = static_cast<int>(reader.integer("batch_size"));
+  item.page_ms = reader.number("page_ms");
+  item.flops_per_sample = reader.number("flops_per_sample");
+  item.implied_flop_per_s = reader.number("implied_flop_per_s");
+  item.peak_flop_per_s = reader.number("peak_flop_per_s");
+  item.peak_source = reader.text("peak_source");
+  item.computation = reader.text("computation");
+}
+
+void read_memory_fields(Reader& reader, Inconsistency& item)
+{
+  item.batch_size = static_cast<int>(reader.integer("batch_size"));
+  item.page_memory_bytes = reader.integer("page_memory_bytes");
+  item.input_bytes = reader.integer("input_bytes");
+  item.computation = reader.text("computation");
 }
 
 Inconsistency read_item(Reader reader, const Ordered& ordered, const std::string& origin)
@@ -71,7 +103,10 @@ Inconsistency read_item(Reader reader, const Ordered& ordered, const std::string
     {{"params_differ_from_pytorch", InconsistencyKind::params_differ_from_pytorch},
      {"params_differ_from_page_formula", InconsistencyKind::params_differ_from_page_formula},
      {"flops_differ_from_page_formula", InconsistencyKind::flops_differ_from_page_formula},
-     {"claim_differs_from_table", InconsistencyKind::claim_differs_from_table}});
+     {"claim_differs_from_table", InconsistencyKind::claim_differs_from_table},
+     {"flops_per_mac_differs", InconsistencyKind::flops_per_mac_differs},
+     {"implied_rate_above_peak", InconsistencyKind::implied_rate_above_peak},
+     {"memory_below_input", InconsistencyKind::memory_below_input}});
   item.note = reader.optional_text("note");
   if (item.kind == InconsistencyKind::claim_differs_from_table) {
     item.layer = reader.optional_text("layer");
@@ -86,12 +121,28 @@ Inconsistency read_item(Reader reader, const Ordered& ordered, const std::string
   }
   item.layer = reader.text("layer");
   item.config = reader.text("config");
-  if (item.kind == InconsistencyKind::params_differ_from_pytorch) {
+  switch (item.kind) {
+  case InconsistencyKind::params_differ_from_pytorch:
     item.page = static_cast<double>(reader.integer("page"));
     item.pytorch = reader.integer("pytorch");
     item.pytorch_source = reader.text("pytorch_source");
-  } else {
+    break;
+  case InconsistencyKind::params_differ_from_page_formula:
+  case InconsistencyKind::flops_differ_from_page_formula:
     read_formula_fields(reader, item, ordered, origin);
+    item.page = reader.number("page");
+    item.formula_value = reader.number("formula_value");
+    item.page_over_formula = reader.optional<double>("page_over_formula", &Reader::number);
+    break;
+  case InconsistencyKind::flops_per_mac_differs:
+    read_formula_fields(reader, item, ordered, origin);
+    item.flops_per_mac = read_number_object(reader, "flops_per_mac", ordered, origin);
+    item.elsewhere = read_number_object(reader, "elsewhere", ordered, origin);
+    item.computation = reader.text("computation");
+    break;
+  case InconsistencyKind::implied_rate_above_peak: read_rate_fields(reader, item); break;
+  case InconsistencyKind::memory_below_input: read_memory_fields(reader, item); break;
+  case InconsistencyKind::claim_differs_from_table: break; // read above
   }
   reader.done();
   return item;
@@ -106,6 +157,9 @@ std::string to_string(InconsistencyKind kind)
   case InconsistencyKind::params_differ_from_page_formula: return "params_differ_from_page_formula";
   case InconsistencyKind::flops_differ_from_page_formula: return "flops_differ_from_page_formula";
   case InconsistencyKind::claim_differs_from_table: return "claim_differs_from_table";
+  case InconsistencyKind::flops_per_mac_differs: return "flops_per_mac_differs";
+  case InconsistencyKind::implied_rate_above_peak: return "implied_rate_above_peak";
+  case InconsistencyKind::memory_below_input: return "memory_below_input";
   }
   return "";
 }

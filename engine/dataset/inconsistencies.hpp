@@ -25,6 +25,9 @@ enum class InconsistencyKind {
   params_differ_from_page_formula, // the page's count against the page's own formula
   flops_differ_from_page_formula,  // the page's FLOPs against the page's own formula
   claim_differs_from_table,       // the page's text against the page's own table
+  flops_per_mac_differs,          // a FLOP formula counting multiply-adds otherwise than the page's others
+  implied_rate_above_peak,        // the page's time implies more FLOP/s than the device's datasheet peak
+  memory_below_input,             // the page's memory figure is below the size of the layer's own input
 };
 
 std::string to_string(InconsistencyKind kind);
@@ -35,7 +38,7 @@ struct Figure
 {
   std::optional<double> number;
   std::string text;
-  std::vector<std::pair<std::string, std::string>> by_key;
+  std::vector<std::pair<std::string, std::string>> by_key; // a list of texts per key is joined with ", "
 };
 
 struct Inconsistency
@@ -60,7 +63,21 @@ struct Inconsistency
   std::string where;
   Figure claimed;
   Figure table;
-  std::string computation;
+  std::string computation; // also of the three kinds below
+  // flops_per_mac_differs (with formula and bindings)
+  std::vector<std::pair<std::string, double>> flops_per_mac; // per term of the formula
+  std::vector<std::pair<std::string, double>> elsewhere;     // per other layer of the page
+  // implied_rate_above_peak and memory_below_input
+  int batch_size = 0;
+  // implied_rate_above_peak
+  double page_ms = 0;
+  double flops_per_sample = 0;
+  double implied_flop_per_s = 0;
+  double peak_flop_per_s = 0;
+  std::string peak_source;
+  // memory_below_input
+  int64_t page_memory_bytes = 0;
+  int64_t input_bytes = 0;
 };
 
 struct InconsistencyFile

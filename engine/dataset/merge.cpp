@@ -28,6 +28,9 @@ OrderedJson common_part(const Dataset& dataset, const char* part)
   if (json.contains("environment")) {
     // Each shard times the device's peaks on its own, so they differ by noise; the merge keeps the first's.
     json["environment"].erase("peaks");
+    // Shards run at different times see different loads; that is recorded per shard, not a setup change.
+    json["environment"].erase("load_average_start");
+    json["environment"].erase("load_average_end");
   }
   for (auto& layer : json["layers"]) {
     layer.erase("speed_class"); // relative to the shard's own fastest layer; recomputed after the merge

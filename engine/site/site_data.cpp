@@ -144,6 +144,27 @@ Inconsistency inconsistency_of(const dataset::Inconsistency& item, const std::st
     add("table", figure_text(item.table));
     add("computation", item.computation);
     break;
+  case InconsistencyKind::flops_per_mac_differs:
+    add("formula", item.formula);
+    add("bindings", bindings_text(item.bindings));
+    add("flops_per_mac", bindings_text(item.flops_per_mac));
+    add("elsewhere", bindings_text(item.elsewhere));
+    add("computation", item.computation);
+    break;
+  case InconsistencyKind::implied_rate_above_peak:
+    add("batch_size", std::to_string(item.batch_size));
+    add("page_ms", number_text(item.page_ms));
+    add("implied_flop_per_s", number_text(item.implied_flop_per_s));
+    add("peak_flop_per_s", number_text(item.peak_flop_per_s));
+    add("peak_source", item.peak_source);
+    add("computation", item.computation);
+    break;
+  case InconsistencyKind::memory_below_input:
+    add("batch_size", std::to_string(item.batch_size));
+    add("page_memory_bytes", number_text(static_cast<double>(item.page_memory_bytes)));
+    add("input_bytes", number_text(static_cast<double>(item.input_bytes)));
+    add("computation", item.computation);
+    break;
   }
   add("note", item.note);
   return shown;

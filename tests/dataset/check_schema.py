@@ -168,6 +168,18 @@ CASES = [
 
 # Mutations of data/reference/a100-80gb-reference-inconsistencies.json: inconsistencies[0] is
 # params_differ_from_pytorch, [1] params_differ_from_page_formula, the last claim_differs_from_table.
+# The claim cases mutate the reference's last claim_differs_from_table item, wherever the generator put it.
+def _last_claim_index():
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "reference",
+                        "a100-80gb-reference-inconsistencies.json")
+    with open(path) as f:
+        items = json.load(f)["inconsistencies"]
+    return max(i for i, item in enumerate(items)
+               if item["kind"] == "claim_differs_from_table" and isinstance(item["table"], dict) and "1" in item["table"])
+
+
+CLAIM = _last_claim_index()
+
 INCONSISTENCY_CASES = [
     ("format missing", drop("format")),
     ("another format", put("layerbench-parity", "format")),
@@ -185,10 +197,10 @@ INCONSISTENCY_CASES = [
     ("page a float in a parameter count", put(7.5, "inconsistencies", 0, "page")),
     ("binding a string", put("512", "inconsistencies", 1, "bindings", "in")),
     ("formula_value missing", drop("inconsistencies", 1, "formula_value")),
-    ("claim without computation", drop("inconsistencies", -1, "computation")),
-    ("table value a number", put(3, "inconsistencies", -1, "table", "1")),
-    ("table a string", put("Embedding", "inconsistencies", -1, "table")),
-    ("claimed an object", put({"1": "X"}, "inconsistencies", -1, "claimed")),
+    ("claim without computation", drop("inconsistencies", CLAIM, "computation")),
+    ("table value a number", put(3, "inconsistencies", CLAIM, "table", "1")),
+    ("table a string", put("Embedding", "inconsistencies", CLAIM, "table")),
+    ("claimed an object", put({"1": "X"}, "inconsistencies", CLAIM, "claimed")),
     ("conventions not strings", put([1], "conventions")),
     ("note over 4096 bytes", put("n" * 4097, "inconsistencies", 0, "note")),
 ]
