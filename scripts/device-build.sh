@@ -114,7 +114,7 @@ torch_version=$("$torch_python" -c 'import torch; print(torch.__version__, torch
 echo "device-build: torch $torch_version from $torch_python"
 
 cmake_args=(
-  -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLAYERBENCH_USE_CCACHE=OFF
   "-DCMAKE_PREFIX_PATH=$prefix/usr;$torch_prefix"
   "-DPKG_CONFIG_EXECUTABLE=$prefix/bin/pkg-config"
   "-DPython3_EXECUTABLE=$torch_python" "-DLAYERBENCH_PYTHON=$torch_python"
