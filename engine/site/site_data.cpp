@@ -39,11 +39,6 @@ SiteDataset load_dataset(const fs::path& path, DatasetOrigin origin)
   return entry;
 }
 
-nlohmann::ordered_json parse_json(const fs::path& path)
-{
-  return dataset::parse_ordered_json(read(path), path.string());
-}
-
 struct Listing
 {
   fs::path file;
@@ -176,26 +171,31 @@ std::vector<InconsistencyFile> load_inconsistencies(const fs::path& data_dir)
   }
   std::sort(files.begin(), files.end());
   for (const auto& path : files) {
-    const nlohmann::ordered_json json = parse_json(path);
-    const nlohmann::ordered_json* items = items_of(json);
-    if (!items) {
-      throw Error(path.string() + ": /inconsistencies: expected an array of inconsistencies");
-    }
-    InconsistencyFile file{path.string(), {}, {}};
-    if (json.is_object() && json.contains("conventions") && json["conventions"].is_array()) {
-      for (const auto& convention : json["conventions"]) {
-        file.conventions.push_back(value_text(convention));
-      }
-    }
-    for (const auto& item : *items) {
-      file.items.push_back(inconsistency_of(item, dataset_of(json)));
-    }
-    found.push_back(std::move(file));
+    found.push_back(parse_inconsistencies(read(path), path.string()));
   }
   return found;
 }
 
 } // namespace
+
+InconsistencyFile parse_inconsistencies(const std::string& text, const std::string& origin)
+{
+  const nlohmann::ordered_json json = dataset::parse_ordered_json(text, origin);
+  const nlohmann::ordered_json* items = items_of(json);
+  if (!items) {
+    throw Error(origin + ": /inconsistencies: expected an array of inconsistencies");
+  }
+  InconsistencyFile file{origin, {}, {}};
+  if (json.is_object() && json.contains("conventions") && json["conventions"].is_array()) {
+    for (const auto& convention : json["conventions"]) {
+      file.conventions.push_back(value_text(convention));
+    }
+  }
+  for (const auto& item : *items) {
+    file.items.push_back(inconsistency_of(item, dataset_of(json)));
+  }
+  return file;
+}
 
 SiteData load_site_data(const RenderOptions& options)
 {

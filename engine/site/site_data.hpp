@@ -48,6 +48,10 @@ struct SiteData
   std::vector<dataset::Parity> validations; // data/validation/*.json
 };
 
+// One data/reference/*.json from its text, `origin` naming it in errors (the loader reads each file
+// through this, and so does the fuzz target fuzz_inconsistencies_parse).
+InconsistencyFile parse_inconsistencies(const std::string& text, const std::string& origin);
+
 // Reads data/catalog.json (or every data/datasets/*.json when there is no catalog) through
 // dataset::parse, so an invalid dataset stops the render with its validation error.
 SiteData load_site_data(const RenderOptions& options);
