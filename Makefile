@@ -48,22 +48,27 @@ run: measure
 	  echo "make run: previewing data/ and $$latest in $(PREVIEW)"; \
 	  exec $(BIN) serve --root $(PREVIEW) --extra-dataset "$$latest" $(SERVE_ARGS)
 
-# libFuzzer on the dataset and catalog loaders. Needs clang and its runtime (Debian: clang, libclang-rt-dev), which
+# libFuzzer on every file the program reads: datasets, the catalog, the parity validation files, the
+# reference's inconsistencies and the templates. Needs clang and its runtime (Debian: clang, libclang-rt-dev), which
 # only this target installs, so `make test` never pulls clang in. FUZZ_SECONDS=0 runs until stopped.
 FUZZ_BUILD   ?= build-fuzz
 FUZZ_SECONDS ?= 600
-# Each target runs FUZZ_SECONDS in turn, with a corpus of its own.
-FUZZ_TARGETS ?= fuzz_dataset_parse fuzz_catalog_parse
+# Each target runs FUZZ_SECONDS in turn, with a corpus of its own. Its seeds are tests/fuzz-seeds/<target>/
+# when that folder exists, else the JSON seeds of tests/fuzz-seeds/; its dictionary is fuzz/<target>.dict
+# when there is one, else fuzz/dataset.dict.
+FUZZ_TARGETS ?= fuzz_dataset_parse fuzz_catalog_parse fuzz_parity_parse fuzz_inconsistencies_parse fuzz_template_render
 fuzz:
 	@dpkg-query -W -f='$${Status}\n' clang libclang-rt-dev 2>/dev/null | grep -c "install ok installed" | grep -q 2 \
 	  || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-dev; }
 	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_CXX_COMPILER=clang++ -DLAYERBENCH_WITH_TORCH=OFF -DLAYERBENCH_FUZZ=ON >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)
 	@for target in $(FUZZ_TARGETS); do \
+	  seeds=tests/fuzz-seeds/$$target; [ -d $$seeds ] || seeds=tests/fuzz-seeds; \
+	  dict=fuzz/$$target.dict; [ -f $$dict ] || dict=fuzz/dataset.dict; \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$target $(FUZZ_BUILD)/artifacts/$$target && \
 	  $(FUZZ_BUILD)/fuzz/$$target -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-	    -dict=fuzz/dataset.dict \
-	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target/ $(FUZZ_BUILD)/corpus/$$target tests/fuzz-seeds || exit 1; \
+	    -dict=$$dict \
+	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target/ $(FUZZ_BUILD)/corpus/$$target $$seeds || exit 1; \
 	done
 
 # The GPU machine (docs/device.md): `make device-debs` here, then `make device-build` there.

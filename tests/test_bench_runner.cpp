@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <doctest/doctest.h>
+#include <csignal>
 #include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace layerbench;
@@ -36,6 +40,35 @@ bench::RunOptions small_run(const fs::path& out)
   options.peaks = bench::PeakMeasurement::skip; // bench::measure_peaks has its own test
   return options;
 }
+
+// Another process spinning on one core for as long as it lives; killed even when the test fails.
+struct BusyProcess
+{
+  pid_t pid = ::fork();
+  BusyProcess()
+  {
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      for (volatile unsigned long spin = 0;; spin = spin + 1) {
+      }
+    }
+  }
+  ~BusyProcess()
+  {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, nullptr, 0);
+    }
+  }
+};
+
+// std::cerr into `to` until destruction.
+struct CerrTo
+{
+  explicit CerrTo(std::ostream& to) : saved(std::cerr.rdbuf(to.rdbuf())) {}
+  ~CerrTo() { std::cerr.rdbuf(saved); }
+  std::streambuf* saved;
+};
 
 } // namespace
 
@@ -180,6 +213,21 @@ TEST_CASE("bench::run_matrix")
                          layerbench::Error);
     CHECK_THROWS_WITH_AS(bench::run_matrix(options, *backend, interrupted), doctest::Contains("--resume"),
                          layerbench::Error);
+  }
+
+  SUBCASE("a run while another process keeps a core busy warns, giving the load averages it recorded")
+  {
+    const BusyProcess busy;
+    std::ostringstream warnings;
+    const CerrTo capture(warnings);
+    auto options = small_run(dir.path / "run.json");
+    options.layers = {"Dropout"};
+    const auto result = bench::run_matrix(options, *backend, interrupted);
+    REQUIRE(result.environment);
+    CHECK(result.environment->load_average_start.has_value());
+    CHECK(result.environment->load_average_end.has_value());
+    CHECK(warnings.str().find("warning: the machine was busy: other processes kept") != std::string::npos);
+    CHECK(warnings.str().find("at the end, recorded in the dataset") != std::string::npos);
   }
 
   SUBCASE("a shard measures only its cells")

@@ -9,7 +9,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <utility>
+#include <vector>
 
 using namespace layerbench;
 
@@ -21,10 +25,12 @@ struct Outcome
   std::string output; // stdout and stderr together
 };
 
+// Under timeout(1), so a command that hangs (as every reader once did on a FIFO) fails its test with
+// status 124 instead of stalling the suite.
 Outcome run_layerbench(const std::string& arguments)
 {
   Outcome outcome;
-  FILE* pipe = popen((std::string(LAYERBENCH_BINARY) + " " + arguments + " 2>&1").c_str(), "r");
+  FILE* pipe = popen(("timeout 120 " + std::string(LAYERBENCH_BINARY) + " " + arguments + " 2>&1").c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buffer{};
   size_t read = 0;
@@ -282,5 +288,52 @@ TEST_CASE("layerbench publish")
   {
     CHECK(run_layerbench("publish " + run + " --data " + data + " --replaces nothing@3").status == 1);
     CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
+  }
+}
+
+TEST_CASE("layerbench reads regular files only")
+{
+  // Before: a FIFO hung every command that reads a dataset, /dev/zero grew memory without end and a
+  // folder read as an empty file. Each is refused at once, naming the path and what it is.
+  test::TempFolder folder;
+  const auto good = write_dataset(folder, "run.json", test::measured());
+  const auto fifo = (folder.path() / "fifo.json").string();
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const auto directory = (folder.path() / "folder.json").string();
+  std::filesystem::create_directories(directory);
+  // Sparse: one byte over the 64 MiB default limit, without taking the disk space.
+  const auto huge = (folder.path() / "huge.json").string();
+  test::write_text(huge, "");
+  std::filesystem::resize_file(huge, 64 * 1024 * 1024 + 1);
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+    {fifo, "not a regular file (a FIFO)"},
+    {directory, "not a regular file (a directory)"},
+    {"/dev/zero", "not a regular file (a device)"},
+    {huge, "larger than the limit of 67108864 bytes"},
+  };
+  const auto data = (folder.path() / "data").string();
+  const auto out = (folder.path() / "out.json").string();
+  SUBCASE("validate, diff, export, merge and publish: a FIFO, a folder, a device, a file over 64 MiB")
+  {
+    for (const auto& [input, reason] : inputs) {
+      for (const std::string command : {"validate " + input, "diff " + good + " " + input, "export " + input + " --format csv",
+                                      "merge " + input + " --out " + out, "publish " + input + " --data " + data + " --init"}) {
+        CAPTURE(command);
+        const auto outcome = run_layerbench(command);
+        CHECK(outcome.status == 1);
+        CHECK(outcome.output.find(input + ": " + reason) != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(out));
+      }
+    }
+  }
+  SUBCASE("render: a catalog that is a FIFO")
+  {
+    std::filesystem::create_directories(data);
+    REQUIRE(::mkfifo((data + "/catalog.json").c_str(), 0600) == 0);
+    const auto site = (folder.path() / "site").string();
+    const auto outcome = run_layerbench("render --data " + data + " --templates " LAYERBENCH_SOURCE_DIR "/templates --out " + site);
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.find(data + "/catalog.json: not a regular file (a FIFO)") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(site));
   }
 }

@@ -4,6 +4,7 @@ stop on SIGINT and SIGTERM while a page holds its event stream and another conne
 
 Usage: test_serve_cli.py LAYERBENCH"""
 import http.client
+import os
 import signal
 import socket
 import subprocess
@@ -78,6 +79,24 @@ with tempfile.TemporaryDirectory() as scratch:
 
     # Live mode: the first render, the script, then SIGTERM while a page streams events.
     data, templates = copy_sources(scratch)
+
+    # Before, `serve --root data/datasets` replaced the published datasets with the site.
+    datasets = data / "datasets"
+    before = {path.name: path.read_bytes() for path in datasets.iterdir()}
+    result = subprocess.run([str(binary), "serve", "--data", str(data), "--templates", str(templates),
+                             "--root", str(datasets), "--port", "0"], capture_output=True, text=True, timeout=60)
+    check(result.returncode == 1 and f"--root {datasets}" in result.stderr and "inside" in result.stderr,
+          f"live reload never renders over the data: {result.stderr.strip()}")
+    check({path.name: path.read_bytes() for path in datasets.iterdir()} == before, "and the datasets are untouched")
+
+    fifo = scratch / "run.json"
+    os.mkfifo(fifo)
+    result = subprocess.run([str(binary), "serve", "--data", str(data), "--templates", str(templates),
+                             "--root", str(scratch / "preview-fifo"), "--extra-dataset", str(fifo), "--port", "0"],
+                            capture_output=True, text=True, timeout=60)
+    check(result.returncode == 1 and f"--extra-dataset {fifo}: not a regular file (a FIFO)" in result.stderr,
+          f"an extra dataset that is a FIFO is named as one, never waited on: {result.stderr.strip()}")
+
     with Serve(binary, "--root", scratch / "preview", "--data", data, "--templates", templates) as serve:
         check(any("rendered in" in line for line in serve.err), "renders once at start")
         check(any("live reload on" in line for line in serve.err), "says live reload is on")

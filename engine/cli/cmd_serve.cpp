@@ -5,6 +5,7 @@
 #include "serve/server.hpp"
 #include "site/render.hpp"
 #include "util/error.hpp"
+#include "util/file.hpp"
 
 #include <atomic>
 #include <csignal>
@@ -151,8 +152,9 @@ int cmd_serve(const Arguments& arguments)
     throw Error("serve: --root " + root + ": no such folder (render it with 'layerbench render', or leave out --no-watch)");
   }
   for (const auto& extra : render_options.extra_datasets) {
-    if (!std::filesystem::is_regular_file(extra)) {
-      throw Error("serve: --extra-dataset " + extra.string() + ": no such file");
+    // The reader's own reason: a FIFO or a folder is "not a regular file (a FIFO)", not "no such file".
+    if (const auto readable = util::read_file(extra); !readable) {
+      throw Error("serve: --extra-dataset " + extra.string() + ": " + readable.error());
     }
   }
   if (options.live_reload == serve::LiveReload::on) {
