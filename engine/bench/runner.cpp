@@ -278,7 +278,7 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   for (const auto& name : layers) {
     const auto& spec = find_layer(name);
     for (int batch : options.batch_sizes) {
-      const bool mine = !shard || dataset::in_shard(*shard, index);
+      const bool mine = !shard || dataset::in_round_robin_shard(*shard, index);
       ++index;
       if (mine && !dataset::find_cell(result, name, batch)) {
         todo.emplace_back(&spec, batch);

@@ -27,7 +27,8 @@ struct SchemaVersion
 // 1.1.0 added methodology.shard and provenance.source.{device, software, torch_version, notes}.
 // 1.2.0 added methodology.{cpu_memory_policy, cpu_memory_policy_text, precision, dispatch},
 // environment.glibc_tunables, layers[].dispatch and results[].{page_faults_per_iteration, operators, kernels}.
-inline constexpr SchemaVersion k_schema_version{1, 2, 0};
+// 1.3.0 added methodology.{shard_plan, shard_cells}: how a shard's cells were chosen, and which they are.
+inline constexpr SchemaVersion k_schema_version{1, 3, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -114,6 +115,13 @@ struct Environment
   std::optional<double> load_average_end;
 };
 
+// One cell of the matrix: a layer at a batch size.
+struct CellKey
+{
+  std::string layer;
+  int batch_size = 0;
+};
+
 struct Methodology
 {
   std::string timer;     // "cuda-events" or "steady-clock"
@@ -133,6 +141,11 @@ struct Methodology
   std::string speed_class_rule;
   bool inference_mode = true;
   std::string shard; // "2/4" when the run measured one shard of the matrix (dataset/shard.hpp); empty for all
+  // How the matrix was split into shards (1.3.0), kept after a merge; empty before 1.3.0, whose shards
+  // were dealt round-robin.
+  std::string shard_plan;
+  // The cells of this shard, in matrix order (1.3.0); empty for a whole matrix and before 1.3.0.
+  std::vector<CellKey> shard_cells;
   // How freed host memory is handled during the timed loop: "steady-state", "fresh-pages" or "system"
   // (bench/cpu_memory.hpp). Empty in files older than 1.2.0, which measured under "system".
   std::string cpu_memory_policy;
