@@ -28,6 +28,26 @@ dataset::ShardFile shard(int index, int count)
   return {"shard" + std::to_string(index) + ".json", d};
 }
 
+// Shard i of a cost-planned split (1.3.0): the cells listed, the plan named.
+dataset::ShardFile planned(int index, int count, const std::vector<dataset::CellKey>& cells,
+                           const std::string& plan = "cost-balanced, longest cells first, over test costs")
+{
+  auto d = test::measured();
+  d.methodology->shard = std::to_string(index) + "/" + std::to_string(count);
+  d.methodology->shard_plan = plan;
+  d.methodology->shard_cells = cells;
+  std::vector<dataset::Cell> mine;
+  for (const auto& cell : d.results) {
+    for (const auto& key : cells) {
+      if (key.layer == cell.layer && key.batch_size == cell.batch_size) {
+        mine.push_back(cell);
+      }
+    }
+  }
+  d.results = mine;
+  return {"planned" + std::to_string(index) + ".json", d};
+}
+
 std::string merge_error(const std::vector<dataset::ShardFile>& shards)
 {
   try {
@@ -114,6 +134,46 @@ TEST_CASE("dataset::merge")
     CHECK(merge_error({shard(1, 2), shard(1, 2), shard(2, 2)}) == "merge: shard1.json and shard1.json are both shard 1/2");
     CHECK(merge_error({shard(1, 2), shard(2, 3)})
           == "merge: shard2.json is shard 2/3 but shard1.json splits the matrix in 2");
+  }
+  SUBCASE("cost-planned shards give back the whole run; the plan stays, the cells lists go")
+  {
+    const auto first = planned(1, 2, {{"Linear", 8}});
+    const auto second = planned(2, 2, {{"Linear", 1}, {"Dropout", 1}, {"Dropout", 8}});
+    CHECK(dataset::check(first.dataset).empty());
+    CHECK(dataset::check(second.dataset).empty());
+    const auto merged = dataset::merge({second, first}, "layerbench merge");
+    REQUIRE(merged.results.size() == 4);
+    CHECK(merged.results[1].layer == "Linear");
+    CHECK(merged.results[1].batch_size == 8);
+    CHECK(merged.methodology->shard.empty());
+    CHECK(merged.methodology->shard_cells.empty());
+    CHECK(merged.methodology->shard_plan == "cost-balanced, longest cells first, over test costs");
+    CHECK(dataset::check(merged).empty());
+  }
+  SUBCASE("shards of two plans are refused, named")
+  {
+    const auto first = planned(1, 2, {{"Linear", 8}});
+    auto other = planned(2, 2, {{"Linear", 1}, {"Dropout", 1}, {"Dropout", 8}}, "cost-balanced over other costs");
+    CHECK(merge_error({first, other}).find("/methodology differs") != std::string::npos);
+    // Same plan text, cells that do not add up: a cell planned twice, or a cell in no plan.
+    auto twice = planned(2, 2, {{"Linear", 8}, {"Linear", 1}, {"Dropout", 1}, {"Dropout", 8}});
+    twice.dataset.results.erase(twice.dataset.results.begin() + 1); // Linear@8: planned twice, measured once
+    CHECK(merge_error({first, twice}).find("both hold cell Linear at batch size 8") != std::string::npos);
+    const auto short_plan = planned(2, 2, {{"Linear", 1}, {"Dropout", 1}});
+    CHECK(merge_error({first, short_plan})
+          == "merge: no shard's plan holds cell Dropout at batch size 8; only shards of one plan can be merged");
+  }
+  SUBCASE("load averages may differ; the merge keeps the highest")
+  {
+    auto first = shard(1, 2);
+    first.dataset.environment->load_average_start = 0.5;
+    first.dataset.environment->load_average_end = 3.0;
+    auto second = shard(2, 2);
+    second.dataset.environment->load_average_start = 1.5;
+    second.dataset.environment->load_average_end = 1.0;
+    const auto merged = dataset::merge({first, second}, "layerbench merge");
+    CHECK(merged.environment->load_average_start == 1.5);
+    CHECK(merged.environment->load_average_end == 3.0);
   }
   SUBCASE("not a measured run")
   {

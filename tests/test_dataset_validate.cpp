@@ -83,6 +83,33 @@ TEST_CASE("dataset::check")
     d.results = {d.results[1], d.results[3]};
     CHECK(problems(d) == "");
   }
+  SUBCASE("a cost-planned shard (1.3.0) declares the cells it lists")
+  {
+    d.methodology->shard = "1/2";
+    d.methodology->shard_plan = "cost-balanced, longest cells first, over test costs";
+    d.methodology->shard_cells = {{"Linear", 8}, {"Dropout", 1}};
+    d.results = {d.results[1], d.results[2]};
+    CHECK(problems(d) == "");
+    d.results.pop_back();
+    CHECK(problems(d) == "/results: cell Dropout at batch size 1 of the declared matrix is missing (record it as "
+                         "skipped with a reason)\n");
+  }
+  SUBCASE("shard cells outside the matrix, twice, without a plan or without a shard")
+  {
+    d.methodology->shard = "1/2";
+    d.methodology->shard_plan = "cost-balanced";
+    d.methodology->shard_cells = {{"Linear", 8}, {"GRU", 8}, {"Linear", 8}};
+    d.results = {d.results[1]};
+    CHECK(problems(d) == "/methodology/shard_cells/1: cell GRU at batch size 8 is not in methodology.layers x "
+                         "methodology.batch_sizes\n"
+                         "/methodology/shard_cells/2: cell Linear at batch size 8 is listed twice\n");
+    d.methodology->shard_cells = {{"Linear", 8}};
+    d.methodology->shard_plan.clear();
+    CHECK(problems(d).find("/methodology/shard_plan: is missing") != std::string::npos);
+    d.methodology->shard.clear();
+    CHECK(problems(d).find("/methodology/shard_cells: lists the cells of a shard, but /methodology/shard names none")
+          != std::string::npos);
+  }
   SUBCASE("a published reference holds the page's median only")
   {
     d.kind = dataset::Kind::published_reference;

@@ -6,7 +6,6 @@
 #include "bench/peaks.hpp"
 #include "dataset/speed_class.hpp"
 #include "dataset/io.hpp"
-#include "dataset/shard.hpp"
 #include "dataset/validate.hpp"
 #include "util/build_info.hpp"
 #include "util/error.hpp"
@@ -80,6 +79,8 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.memory_method = backend.memory_method();
   m.speed_class_rule = dataset::speed_class_rule();
   m.shard = options.shard;
+  m.shard_plan = options.shard_plan;
+  m.shard_cells = options.shard_cells;
   m.cpu_memory_policy = to_string(options.cpu_memory);
   m.cpu_memory_policy_text = describe(options.cpu_memory);
   m.precision = precision_in_force();
@@ -273,15 +274,16 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     result.created = saved.created;
   }
 
-  const auto shard = options.shard.empty() ? std::optional<dataset::Shard>() : dataset::parse_shard(options.shard);
+  const auto mine = [&](const std::string& layer, int batch) {
+    return options.shard.empty()
+           || std::any_of(options.shard_cells.begin(), options.shard_cells.end(),
+                          [&](const dataset::CellKey& key) { return key.layer == layer && key.batch_size == batch; });
+  };
   std::vector<std::pair<const LayerSpec*, int>> todo;
-  size_t index = 0;
   for (const auto& name : layers) {
     const auto& spec = find_layer(name);
     for (int batch : options.batch_sizes) {
-      const bool mine = !shard || dataset::in_shard(*shard, index);
-      ++index;
-      if (mine && !dataset::find_cell(result, name, batch)) {
+      if (mine(name, batch) && !dataset::find_cell(result, name, batch)) {
         todo.emplace_back(&spec, batch);
       }
     }

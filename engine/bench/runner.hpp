@@ -26,8 +26,11 @@ struct RunOptions
   PeakMeasurement peaks = PeakMeasurement::measure; // after the last cell (bench/peaks.hpp)
   int threads = 0; // 0: torch's default
   CpuMemoryPolicy cpu_memory = CpuMemoryPolicy::steady_state;
-  // Which cells of the matrix this process measures; "i/n", empty for all.
+  // Which cells of the matrix this process measures: "i/n", empty for all; the plan that split the
+  // matrix (dataset/shard.hpp) and this shard's cells.
   std::string shard;
+  std::string shard_plan;
+  std::vector<dataset::CellKey> shard_cells;
   std::string command_line; // for provenance
 };
 

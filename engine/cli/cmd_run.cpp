@@ -8,6 +8,8 @@
 #include "bench/catalog.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/runner.hpp"
+#include "bench/shard_plan.hpp"
+#include "cli/run_options.hpp"
 #include "dataset/shard.hpp"
 #include "dataset/io.hpp"
 #include "util/format.hpp"
@@ -20,8 +22,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
-#include <set>
-#include <sstream>
 #include <sys/file.h>
 #include <unistd.h>
 #include <algorithm>
@@ -40,102 +40,6 @@ extern "C" void on_interrupt(int)
   // A second Ctrl-C ends the process at once.
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
-}
-
-std::vector<std::string> split(const std::string& text)
-{
-  std::vector<std::string> parts;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, ',')) {
-    if (!part.empty()) {
-      parts.push_back(part);
-    }
-  }
-  return parts;
-}
-
-std::vector<std::string> parse_layers(const std::string& text)
-{
-  std::vector<std::string> layers;
-  std::set<std::string> seen;
-  for (const auto& name : split(text)) {
-    bench::find_layer(name); // throws UsageError with a hint
-    if (!seen.insert(name).second) {
-      throw UsageError("--layers: '" + name + "' is given twice");
-    }
-    layers.push_back(name);
-  }
-  if (layers.empty()) {
-    throw UsageError("--layers: no layer named");
-  }
-  return layers;
-}
-
-std::vector<int> parse_batch_sizes(const std::string& text)
-{
-  std::vector<int> sizes;
-  for (const auto& part : split(text)) {
-    size_t used = 0;
-    long value = 0;
-    try {
-      value = std::stol(part, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != part.size() || value < 1 || value > 1 << 20) {
-      throw UsageError("--batch-sizes: '" + part + "' is not a batch size (a whole number from 1 to 1048576)");
-    }
-    if (std::find(sizes.begin(), sizes.end(), value) != sizes.end()) {
-      throw UsageError("--batch-sizes: " + part + " is given twice");
-    }
-    sizes.push_back(static_cast<int>(value));
-  }
-  if (sizes.empty()) {
-    throw UsageError("--batch-sizes: no batch size given");
-  }
-  return sizes;
-}
-
-void require(bool condition, const std::string& message)
-{
-  if (!condition) {
-    throw UsageError(message);
-  }
-}
-
-void apply_overrides(const po::variables_map& values, bench::MeasureSettings& settings)
-{
-  if (values.count("warmup")) {
-    settings.warmup_seconds = values["warmup"].as<double>();
-    require(settings.warmup_seconds >= 0, "--warmup: must be 0 or more seconds");
-  }
-  if (values.count("warmup-iterations")) {
-    settings.warmup_min_iterations = values["warmup-iterations"].as<int>();
-    require(settings.warmup_min_iterations >= 0, "--warmup-iterations: must be 0 or more");
-  }
-  if (values.count("block-target")) {
-    settings.block_target_seconds = values["block-target"].as<double>();
-    require(settings.block_target_seconds > 0, "--block-target: must be more than 0 seconds");
-  }
-  auto& rule = settings.stopping;
-  if (values.count("noise-target")) {
-    rule.noise_target = values["noise-target"].as<double>();
-    require(rule.noise_target > 0 && rule.noise_target < 1, "--noise-target: must be between 0 and 1 (0.05 is 5%)");
-  }
-  if (values.count("min-samples")) {
-    rule.min_samples = values["min-samples"].as<int>();
-    require(rule.min_samples >= 1, "--min-samples: must be at least 1");
-  }
-  if (values.count("max-samples")) {
-    rule.max_samples = values["max-samples"].as<int>();
-  }
-  require(rule.max_samples >= rule.min_samples, "--max-samples: must be at least --min-samples ("
-                                                  + std::to_string(rule.min_samples) + ")");
-  if (values.count("cell-budget")) {
-    rule.budget_seconds = values["cell-budget"].as<double>();
-    require(rule.budget_seconds > 0, "--cell-budget: must be more than 0 seconds");
-  }
 }
 
 // Held for the whole run, so that a second run on the same OUT is refused at once, before it measures
@@ -204,53 +108,30 @@ void check_output(const std::filesystem::path& out, bench::Resume resume)
   std::filesystem::remove(directory / (".layerbench-write-test-" + std::to_string(::getpid())));
 }
 
-po::options_description run_options()
-{
-  po::options_description options("run options");
-  options.add_options()
-    ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
-    ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
-    ("layers", po::value<std::string>(), "comma-separated subset of the catalog (default: all 14; see 'layerbench layers')")
-    ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes")
-    ("resume", "continue an interrupted run from OUT.partial")
-    ("no-peaks", "skip measuring the device's peak FLOP/s and memory bandwidth after the cells (a few seconds)")
-    ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"); see 'layerbench merge'")
-    ("threads", po::value<int>()->default_value(0), "intra-op threads for the CPU (0: torch's default)")
-    ("cpu-memory", po::value<std::string>()->default_value("steady-state"),
-     "how host memory freed by a forward is treated: steady-state (reused, no page faults in the timed loop), "
-     "fresh-pages (mapped afresh, page faults every forward) or system (malloc as the environment set it)")
-    ("warmup", po::value<double>(), "warm-up seconds after the first call (default: CPU 0.05, CUDA 0.2)")
-    ("warmup-iterations", po::value<int>(), "at least this many warm-up iterations (default: CPU 1, CUDA 3)")
-    ("block-target", po::value<double>(), "seconds one timed block of iterations lasts at least (default: CPU 0.01, CUDA 0.001)")
-    ("noise-target", po::value<double>(), "stop when (p75-p25)/median is at most this (default: CPU 0.05, CUDA 0.02)")
-    ("min-samples", po::value<int>(), "samples always taken (default: CPU 5, CUDA 10)")
-    ("max-samples", po::value<int>(), "samples at most (default: CPU 100, CUDA 1000)")
-    ("cell-budget", po::value<double>(), "seconds per cell after which sampling stops, target met or not, once 3 "
-                                         "samples are in (default: CPU 1.5, CUDA 2)");
-  return options;
-}
-
 int run(const po::variables_map& values)
 {
   const auto choice = bench::parse_device_choice(values["device"].as<std::string>());
   bench::RunOptions options;
-  if (values.count("layers")) {
-    options.layers = parse_layers(values["layers"].as<std::string>());
-  }
+  options.layers = matrix_layers(values);
   options.batch_sizes = parse_batch_sizes(values["batch-sizes"].as<std::string>());
   options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
   options.peaks = values.count("no-peaks") ? bench::PeakMeasurement::skip : bench::PeakMeasurement::measure;
   options.threads = values["threads"].as<int>();
   require(options.threads >= 0, "--threads: must be 0 or more");
   options.cpu_memory = bench::parse_cpu_memory_policy(values["cpu-memory"].as<std::string>());
+  std::optional<dataset::Shard> shard;
   if (values.count("shard")) {
     options.shard = values["shard"].as<std::string>();
     try {
-      dataset::parse_shard(options.shard);
+      shard = dataset::parse_shard(options.shard);
     } catch (const Error& error) {
       throw UsageError(std::string("--shard: ") + error.what());
     }
   }
+  require(shard || !values.count("plan-from"), "--plan-from: plans shards, so it needs --shard");
+  const auto source = values.count("plan-from")
+                        ? std::optional<bench::PlanSource>(bench::load_plan_source(values["plan-from"].as<std::string>()))
+                        : std::nullopt;
   std::string out = values.count("out") ? values["out"].as<std::string>() : "";
   if (out.empty()) {
     auto stamp = util::utc_now();
@@ -266,6 +147,15 @@ int run(const po::variables_map& values)
   auto backend = bench::make_backend(choice);
   options.settings = bench::default_settings(backend->device().type());
   apply_overrides(values, options.settings);
+  if (shard) {
+    const auto device = backend->device().is_cuda() ? bench::PlanDevice::cuda : bench::PlanDevice::cpu;
+    const auto plan = bench::plan_matrix(options.layers, options.batch_sizes, options.settings, device, source, shard->count);
+    const auto& mine = plan.shards[static_cast<size_t>(shard->index - 1)];
+    options.shard_plan = plan.description;
+    options.shard_cells = mine.cells;
+    std::cerr << "layerbench: shard " << options.shard << ": " << mine.cells.size() << " cells, expected "
+              << util::format_fixed(mine.seconds, 1) << " s (plan: " << plan.description << ")\n";
+  }
 
   std::cerr << "layerbench: measuring on " << (backend->device().is_cuda() ? "CUDA" : "CPU") << ", checkpoint "
             << bench::checkpoint_path(options.out).string() << "\n";

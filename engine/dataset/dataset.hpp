@@ -28,7 +28,8 @@ struct SchemaVersion
 // 1.2.0 added methodology.{cpu_memory_policy, cpu_memory_policy_text, precision, dispatch},
 // environment.glibc_tunables, layers[].dispatch and results[].{page_faults_per_iteration, operators, kernels}.
 // 1.3.0 added environment.peaks (measured GEMM FLOP/s per precision and memory bandwidth) and
-// layers[].{bytes_fixed, bytes_per_sample, bytes_formula} (minimum traffic, for the roofline).
+// layers[].{bytes_fixed, bytes_per_sample, bytes_formula} (minimum traffic, for the roofline),
+// and methodology.{shard_plan, shard_cells}: how a shard's cells were chosen, and which they are.
 inline constexpr SchemaVersion k_schema_version{1, 3, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
@@ -141,6 +142,13 @@ struct Environment
   std::optional<Peaks> peaks;
 };
 
+// One cell of the matrix: a layer at a batch size.
+struct CellKey
+{
+  std::string layer;
+  int batch_size = 0;
+};
+
 struct Methodology
 {
   std::string timer;     // "cuda-events" or "steady-clock"
@@ -160,6 +168,11 @@ struct Methodology
   std::string speed_class_rule;
   bool inference_mode = true;
   std::string shard; // "2/4" when the run measured one shard of the matrix (dataset/shard.hpp); empty for all
+  // How the matrix was split into shards (1.3.0), kept after a merge; empty before 1.3.0, whose shards
+  // were dealt round-robin.
+  std::string shard_plan;
+  // The cells of this shard, in matrix order (1.3.0); empty for a whole matrix and before 1.3.0.
+  std::vector<CellKey> shard_cells;
   // How freed host memory is handled during the timed loop: "steady-state", "fresh-pages" or "system"
   // (bench/cpu_memory.hpp). Empty in files older than 1.2.0, which measured under "system".
   std::string cpu_memory_policy;

@@ -123,6 +123,13 @@ OrderedJson to_json(const Methodology& m)
           {"memory_method", m.memory_method},
           {"speed_class_rule", m.speed_class_rule}};
   put_text(json, "shard", m.shard);
+  put_text(json, "shard_plan", m.shard_plan);
+  if (!m.shard_cells.empty()) {
+    auto& cells = json["shard_cells"] = OrderedJson::array();
+    for (const auto& key : m.shard_cells) {
+      cells.push_back({{"layer", key.layer}, {"batch_size", key.batch_size}});
+    }
+  }
   put_text(json, "cpu_memory_policy", m.cpu_memory_policy);
   put_text(json, "cpu_memory_policy_text", m.cpu_memory_policy_text);
   put_text(json, "precision", m.precision);
@@ -311,6 +318,23 @@ Peaks parse_peaks(Reader reader)
   return peaks;
 }
 
+template<typename T, typename ParseOne>
+std::vector<T> parse_list(Reader& reader, const std::string& key, ParseOne parse_one)
+{
+  std::vector<T> result;
+  if (!reader.has(key)) {
+    reader.allow_null(key);
+    return result;
+  }
+  const auto& items = reader.array(key);
+  for (size_t i = 0; i < items.size(); ++i) {
+    Reader item(items[i], reader.at(key) + "/" + std::to_string(i), reader.origin());
+    result.push_back(parse_one(item));
+    item.done();
+  }
+  return result;
+}
+
 Environment parse_environment(Reader reader)
 {
   Environment environment;
@@ -372,6 +396,10 @@ Methodology parse_methodology(Reader reader)
   m.memory_method = reader.text("memory_method");
   m.speed_class_rule = reader.text("speed_class_rule");
   m.shard = reader.optional_text("shard");
+  m.shard_plan = reader.optional_text("shard_plan");
+  m.shard_cells = parse_list<CellKey>(reader, "shard_cells", [](Reader& item) {
+    return CellKey{item.text("layer"), item.small_integer("batch_size")};
+  });
   m.cpu_memory_policy = reader.optional_text("cpu_memory_policy");
   m.cpu_memory_policy_text = reader.optional_text("cpu_memory_policy_text");
   m.precision = reader.optional_text("precision");
@@ -422,23 +450,6 @@ Stats parse_stats(Reader reader)
 }
 
 // Every element of the array `key` read by `parse_one`; an absent or null key is an empty list.
-template<typename T, typename ParseOne>
-std::vector<T> parse_list(Reader& reader, const std::string& key, ParseOne parse_one)
-{
-  std::vector<T> result;
-  if (!reader.has(key)) {
-    reader.allow_null(key);
-    return result;
-  }
-  const auto& items = reader.array(key);
-  for (size_t i = 0; i < items.size(); ++i) {
-    Reader item(items[i], reader.at(key) + "/" + std::to_string(i), reader.origin());
-    result.push_back(parse_one(item));
-    item.done();
-  }
-  return result;
-}
-
 std::vector<Operator> parse_operators(Reader& reader)
 {
   return parse_list<Operator>(reader, "operators", [](Reader& item) {

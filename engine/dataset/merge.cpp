@@ -23,12 +23,13 @@ OrderedJson common_part(const Dataset& dataset, const char* part)
   auto json = to_json(dataset);
   if (json.contains("methodology")) {
     json["methodology"].erase("shard");
+    json["methodology"].erase("shard_cells");
   }
   json["provenance"].erase("command_line");
   if (json.contains("environment")) {
     // Each shard times the device's peaks on its own, so they differ by noise; the merge keeps the first's.
     json["environment"].erase("peaks");
-    // Shards run at different times see different loads; that is recorded per shard, not a setup change.
+    // Shards run one after another or side by side; the load around each differs, and is merged below.
     json["environment"].erase("load_average_start");
     json["environment"].erase("load_average_end");
   }
@@ -83,6 +84,47 @@ void require_all_shards(const std::vector<ShardFile>& shards)
   }
 }
 
+// Shards planned by cost (1.3.0) list their cells: together they must be the declared matrix, each
+// cell once, or the files come from different plans.
+void require_one_plan(const std::vector<ShardFile>& shards, const std::vector<CellKey>& matrix)
+{
+  if (shards.front().dataset.methodology->shard_plan.empty()) {
+    return; // round-robin shards (before 1.3.0) follow from their I/N alone
+  }
+  std::map<std::pair<std::string, int>, std::string> planned;
+  for (const auto& file : shards) {
+    for (const auto& key : file.dataset.methodology->shard_cells) {
+      const auto [where, fresh] = planned.emplace(std::make_pair(key.layer, key.batch_size), file.origin);
+      if (!fresh) {
+        throw Error("merge: the plans of " + where->second + " and " + file.origin + " both hold cell " + key.layer
+                    + " at batch size " + std::to_string(key.batch_size) + "; only shards of one plan can be merged");
+      }
+    }
+  }
+  for (const auto& key : matrix) {
+    if (planned.count({key.layer, key.batch_size}) == 0) {
+      throw Error("merge: no shard's plan holds cell " + key.layer + " at batch size " + std::to_string(key.batch_size)
+                  + "; only shards of one plan can be merged");
+    }
+  }
+}
+
+// The busiest load seen by any shard, so that the merged run warns as its busiest part would.
+std::optional<double> highest(const std::vector<ShardFile>& shards, std::optional<double> Environment::*field)
+{
+  std::optional<double> result;
+  for (const auto& file : shards) {
+    if (!file.dataset.environment) {
+      continue;
+    }
+    const auto& value = (*file.dataset.environment).*field;
+    if (value && (!result || *value > *result)) {
+      result = value;
+    }
+  }
+  return result;
+}
+
 } // namespace
 
 Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_line)
@@ -104,6 +146,12 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
   }
   Dataset merged = shards.front().dataset;
   merged.methodology->shard.clear();
+  merged.methodology->shard_cells.clear();
+  require_one_plan(shards, declared_matrix(merged));
+  if (merged.environment) {
+    merged.environment->load_average_start = highest(shards, &Environment::load_average_start);
+    merged.environment->load_average_end = highest(shards, &Environment::load_average_end);
+  }
   merged.provenance.command_line = command_line;
   merged.results.clear();
   for (const auto& key : declared_matrix(merged)) {

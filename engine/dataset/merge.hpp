@@ -18,8 +18,9 @@ struct ShardFile
 
 // All shards must be measured datasets with the same environment, the same methodology apart from
 // its "shard", the same layers and the same tool build; together they must hold shards 1..n of one
-// n, and no cell may appear twice. Anything else throws Error naming the files. The result has no
-// shard, the cells in matrix order, and `command_line` as its provenance command line.
+// n, and no cell may appear twice; shards planned by cost must list, together, every cell of the matrix
+// once. Anything else throws Error naming the files. The result has no shard, the cells in matrix
+// order, the highest load averages any shard saw, and `command_line` as its provenance command line.
 // Speed classes are not compared and come back empty: each shard ranks its layers against its own
 // fastest one, so only the whole matrix can give them (cmd_merge does, in the torch build).
 Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_line);

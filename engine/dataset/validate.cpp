@@ -324,6 +324,36 @@ void check_results(const Dataset& dataset, Completeness completeness, Checker& c
   }
 }
 
+bool has_key(const std::vector<CellKey>& keys, const std::string& layer, int batch_size)
+{
+  return std::any_of(keys.begin(), keys.end(),
+                     [&](const CellKey& key) { return key.layer == layer && key.batch_size == batch_size; });
+}
+
+void check_shard_cells(const Methodology& m, Checker& checker)
+{
+  if (m.shard.empty() && !m.shard_cells.empty()) {
+    checker.add("/methodology/shard_cells", "lists the cells of a shard, but /methodology/shard names none");
+  }
+  if (!m.shard.empty() && !m.shard_cells.empty() && m.shard_plan.empty()) {
+    checker.add("/methodology/shard_plan", "is missing: /methodology/shard_cells needs the plan that chose them");
+  }
+  for (size_t i = 0; i < m.shard_cells.size(); ++i) {
+    const auto& key = m.shard_cells[i];
+    const auto where = "/methodology/shard_cells/" + std::to_string(i);
+    const bool in_matrix = std::find(m.layers.begin(), m.layers.end(), key.layer) != m.layers.end()
+                           && std::find(m.batch_sizes.begin(), m.batch_sizes.end(), key.batch_size) != m.batch_sizes.end();
+    if (!in_matrix) {
+      checker.add(where, "cell " + key.layer + " at batch size " + std::to_string(key.batch_size)
+                           + " is not in methodology.layers x methodology.batch_sizes");
+    }
+    const std::vector<CellKey> before(m.shard_cells.begin(), m.shard_cells.begin() + static_cast<long>(i));
+    if (has_key(before, key.layer, key.batch_size)) {
+      checker.add(where, "cell " + key.layer + " at batch size " + std::to_string(key.batch_size) + " is listed twice");
+    }
+  }
+}
+
 void check_methodology(const Dataset& dataset, Checker& checker)
 {
   if (!dataset.methodology) {
@@ -341,6 +371,7 @@ void check_methodology(const Dataset& dataset, Checker& checker)
       checker.add("/methodology/shard", "\"" + m.shard + "\" is not I/N with 1 <= I <= N");
     }
   }
+  check_shard_cells(m, checker);
   for (size_t i = 0; i < m.layers.size(); ++i) {
     if (!find_layer(dataset, m.layers[i])) {
       checker.add("/methodology/layers/" + std::to_string(i), "layer \"" + m.layers[i] + "\" is not described in /layers");
@@ -366,6 +397,17 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
     return matrix;
   }
   const auto& m = *dataset.methodology;
+  if (!m.shard.empty() && !m.shard_plan.empty()) {
+    // The shard's own list, in matrix order; check_methodology reports cells outside the matrix.
+    for (const auto& layer : m.layers) {
+      for (int batch_size : m.batch_sizes) {
+        if (has_key(m.shard_cells, layer, batch_size)) {
+          matrix.push_back({layer, batch_size});
+        }
+      }
+    }
+    return matrix;
+  }
   Shard shard;
   try {
     shard = m.shard.empty() ? Shard{} : parse_shard(m.shard);
@@ -375,7 +417,7 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
   size_t index = 0;
   for (const auto& layer : m.layers) {
     for (int batch_size : m.batch_sizes) {
-      if (in_shard(shard, index++)) {
+      if (in_round_robin_shard(shard, index++)) {
         matrix.push_back({layer, batch_size});
       }
     }

@@ -33,11 +33,6 @@ std::vector<Problem> check(const Dataset& dataset, Completeness completeness = C
 
 // The matrix a dataset declares: methodology.layers x methodology.batch_sizes, restricted to its
 // shard, in layer-major order. For a published reference: its layers x the batch sizes it gives.
-struct CellKey
-{
-  std::string layer;
-  int batch_size = 0;
-};
 std::vector<CellKey> declared_matrix(const Dataset& dataset);
 
 // Everything `layerbench validate` says of one file, each line "FILE: /pointer: message". A

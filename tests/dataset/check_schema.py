@@ -153,6 +153,7 @@ CASES = [
     ("reference with environment", put("published-reference", "kind")),
     ("bad replaces", put("test-cpu", "replaces")),
     ("bad shard", put("two/four", "methodology", "shard")),
+    ("shard cell at batch size 0", put([{"layer": "Linear", "batch_size": 0}], "methodology", "shard_cells")),
     ("samples zero", put(0, "results", 0, "stats", "samples")),
     ("logical_cores a float", put(2.5, "environment", "logical_cores")),
     ("integer beyond int64", put(2 ** 64, "environment", "device", "memory_bytes")),
@@ -262,7 +263,8 @@ def layerbench_ok(layerbench, *arguments):
 
 
 def cut_shards(base, count):
-    """The shards `run --shard i/count` would write: cells dealt round-robin in layer-major order."""
+    """Shards as `run --shard i/count` writes them (1.3.0): each lists its cells and names the plan. The
+    cells are dealt round-robin here; what matters is that the lists are disjoint and cover the matrix."""
     order = [(layer, batch) for layer in base["methodology"]["layers"] for batch in base["methodology"]["batch_sizes"]]
     shards = []
     for index in range(1, count + 1):
@@ -270,6 +272,9 @@ def cut_shards(base, count):
         mine = {key for k, key in enumerate(order) if k % count == index - 1}
         shard["results"] = [c for c in base["results"] if (c["layer"], c["batch_size"]) in mine]
         shard["methodology"]["shard"] = f"{index}/{count}"
+        shard["methodology"]["shard_plan"] = "round-robin, cut by check_schema.py"
+        shard["methodology"]["shard_cells"] = [{"layer": l, "batch_size": b} for (l, b) in order if (l, b) in mine]
+        shard["schema_version"] = "1.3.0"
         shards.append(shard)
     return shards
 

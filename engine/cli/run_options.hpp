@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The options of `layerbench run`, parsed the same way by `run` and by `slurm`, which plans the same
+// shards and passes them on to every task.
+
+#if LAYERBENCH_WITH_TORCH
+
+#include "bench/measure.hpp"
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace layerbench::cli {
+
+boost::program_options::options_description run_options();
+
+// The layers of --layers (each checked against the catalog), or the whole catalog in its order.
+std::vector<std::string> matrix_layers(const boost::program_options::variables_map& values);
+std::vector<int> parse_batch_sizes(const std::string& text);
+
+// Throws UsageError naming the option when `condition` is false.
+void require(bool condition, const std::string& message);
+
+// --warmup, --noise-target and the other measurement options over a device's defaults.
+void apply_overrides(const boost::program_options::variables_map& values, bench::MeasureSettings& settings);
+
+} // namespace layerbench::cli
+
+#endif
