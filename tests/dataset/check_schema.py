@@ -144,6 +144,15 @@ CASES = [
     ("title over 4096 bytes", put("t" * 4097, "title")),
     ("skip reason over 4096 bytes", put("r" * 5000, "results", 1, "skip_reason")),
     ("layer name over 4096 bytes", put(["L" * 4097], "methodology", "layers")),
+    ("cuda record without clocks", put({"graph_skip_reason": "x", "cold_skip_reason": "y"}, "results", 0, "cuda")),
+    ("cuda graph median zero", put({"graph": {"median_ms": 0.0, "p25_ms": 0.0, "p75_ms": 0.0, "samples": 3,
+                                              "iterations_per_sample": 1, "noise": 0.0},
+                                    "cold_skip_reason": "y",
+                                    "clocks": {"threshold": 0.75, "event_reasons": [], "dropped_samples": 0,
+                                               "kept_below_threshold": 0}}, "results", 0, "cuda")),
+    ("cuda clock threshold above 1", put({"graph_skip_reason": "x", "cold_skip_reason": "y",
+                                          "clocks": {"threshold": 75, "event_reasons": [], "dropped_samples": 0,
+                                                     "kept_below_threshold": 0}}, "results", 0, "cuda")),
 ]
 
 
