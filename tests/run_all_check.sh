@@ -20,8 +20,8 @@ rm -rf "$work" "$work.out"
 OUT=$work WORK=$work PACK=no DEVICE=cpu RUNS=3 LAYERS=Linear,Dropout BATCH_SIZES=1,2 TIMER_MIN_RUN_TIME=0.02 \
   LAYERBENCH_TORCH_PYTHON=$python BIN=$binary RUN_ARGS="--cell-budget 0.5 --max-samples 20" THREADS=2 \
   bench/gpu/run-all.sh runs timer flops report
-# A round rewrites run-1.json with its own LayerBench process; the parity file pairs it with python-1.json.
-OUT=$work.out WORK=$work DEVICE=cpu RUNS=1 LAYERS=Linear,Dropout BATCH_SIZES=1,2 TIMER_MIN_RUN_TIME=0.02 \
+# A parity round in a folder of its own (measured files are never overwritten), packed into $work.out.
+OUT=$work.out WORK=$work/rounds DEVICE=cpu RUNS=1 LAYERS=Linear,Dropout BATCH_SIZES=1,2 TIMER_MIN_RUN_TIME=0.02 \
   LAYERBENCH_TORCH_PYTHON=$python BIN=$binary THREADS=2 PARITY_ID=parity-check \
   bench/gpu/run-all.sh round1 parity
 
@@ -40,7 +40,7 @@ for row in report["cells"]:
 flops = {row["layer"]: row["status"] for row in report["flops"]}
 assert flops == {"Linear": "equal", "Dropout": "equal"}, flops
 assert "## Per cell" in (work / "validation.md").read_text()
-parity = json.loads((work / "parity.json").read_text())
+parity = json.loads((work / "rounds" / "parity.json").read_text())
 assert parity["format"] == "layerbench-parity" and parity["rounds"] == 1, parity
 assert {(c["layer"], c["batch_size"]) for c in parity["cells"]} == cells, parity["cells"]
 # What comes back from the device: the log and one archive of everything in WORK.
@@ -49,7 +49,7 @@ out = sorted(path.name for path in back.iterdir())
 assert len(out) == 2 and "run-all.log" in out and out[0].startswith("gpu-results-"), out
 with tarfile.open(back / out[0]) as archive:
     packed = {Path(name).name for name in archive.getnames()}
-for name in ["run-1.json", "run-2.json", "run-3.json", "python-1.json", "parity.json", "validation.json"]:
+for name in ["run-1.json", "python-1.json", "parity.json"]:
     assert name in packed, (name, packed)
 print(f"run_all_check: {len(cells)} cells in 3 runs reported, one parity round; came back: {out}")
 PYTHON

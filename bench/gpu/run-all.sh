@@ -95,6 +95,10 @@ step_gputests() {
 
 step_round() {
   need_binary
+  if [[ -e $work/run-$1.json || -e $work/python-$1.json ]]; then
+    echo "run-all: round $1 is already in $work (run-$1.json or python-$1.json); measured files are never overwritten: move them away, or set WORK" >&2
+    return 1
+  fi
   "$python" "$here/../parity/parity.py" --device "$device" --round "$1" --rounds "$runs" --keep-dir "$work" \
     --binary "$binary" --layers "$layers" --batch-sizes "$batch_sizes" --min-run-time "$timer_min_run_time" \
     --threads "$threads"

@@ -152,7 +152,8 @@ std::string clock_text(const dataset::CudaClocks& clocks)
     text += " of " + util::format_thousands(*clocks.sm_default_mhz);
   }
   if (clocks.dropped_samples > 0) {
-    text += ", " + std::to_string(clocks.dropped_samples) + " slow samples dropped";
+    text += ", " + std::to_string(clocks.dropped_samples) + (clocks.dropped_samples == 1 ? " slow sample" : " slow samples")
+            + " dropped";
   }
   for (const auto& reason : clocks.event_reasons) {
     text += ", " + reason;
