@@ -119,6 +119,8 @@ cmake_args=(
   "-DPKG_CONFIG_EXECUTABLE=$prefix/bin/pkg-config"
   "-DPython3_EXECUTABLE=$torch_python" "-DLAYERBENCH_PYTHON=$torch_python"
   -DLAYERBENCH_WITH_TORCH=ON
+  # The GPU doctests (tests/gpu_bench_cuda.cpp, target test_gpu_bench): this is the machine with the GPU.
+  -DLAYERBENCH_DEVICE_TESTS=ON
   # RPATH, not RUNPATH: it also serves the libraries' own needs (libmd4c-html needs libmd4c), so the
   # binary runs from the prefix without LD_LIBRARY_PATH.
   "-DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags"

@@ -24,3 +24,23 @@ if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_PYTHON)
     set_tests_properties(bench/opset_${opset_device} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
   endforeach()
 endif()
+
+# A stand-in for libnvidia-ml.so.1, so bench::Nvml's success path is tested without a driver.
+if(TARGET test_bench)
+  add_library(fake_nvml SHARED ${CMAKE_CURRENT_SOURCE_DIR}/fake_nvml.cpp)
+  add_dependencies(test_bench fake_nvml)
+  target_compile_definitions(test_bench PRIVATE LAYERBENCH_FAKE_NVML="$<TARGET_FILE:fake_nvml>")
+endif()
+
+# The CUDA method on a GPU (tests/gpu_bench_cuda.cpp): built with -DLAYERBENCH_DEVICE_TESTS=ON, as
+# scripts/device-build.sh does; skipped with the reason where it is not built or there is no GPU.
+if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_DEVICE_TESTS)
+  add_executable(test_gpu_bench ${CMAKE_CURRENT_SOURCE_DIR}/doctest_main.cpp ${CMAKE_CURRENT_SOURCE_DIR}/gpu_bench_cuda.cpp)
+  target_link_libraries(test_gpu_bench PRIVATE layerbench_bench doctest::doctest)
+  add_test(NAME device/cuda_method
+           COMMAND sh -c "nvidia-smi -L >/dev/null 2>&1 || { echo 'SKIPPED: no NVIDIA GPU (nvidia-smi finds none)'; exit 77; }; exec \"$0\"" $<TARGET_FILE:test_gpu_bench>)
+else()
+  add_test(NAME device/cuda_method
+           COMMAND sh -c "echo 'SKIPPED: the GPU tests are built with -DLAYERBENCH_DEVICE_TESTS=ON (scripts/device-build.sh does), on a machine with a GPU'; exit 77")
+endif()
+set_tests_properties(device/cuda_method PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)

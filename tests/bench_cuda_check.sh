@@ -23,5 +23,14 @@ for cell in d["results"]:
     s = cell["stats"]
     assert 0 < s["p25_ms"] <= s["median_ms"] <= s["p75_ms"], s
     assert cell["peak_memory_bytes"] > 0 and cell["host_wall_median_ms"] > 0
+    # Schema 1.3.0: the graph replay (or why not), the cold-L2 variant and the clocks, per cell.
+    cuda = cell["cuda"]
+    assert ("graph" in cuda) != ("graph_skip_reason" in cuda), cuda
+    assert "graph" not in cuda or cuda["graph_over_eager"] > 0, cuda
+    assert cuda["cold"]["median_ms"] > 0 and cuda["cold_over_hot"] > 0, cuda
+    assert cuda["l2_flush_bytes"] > 0, cuda
+    assert "unavailable_reason" not in cuda["clocks"], cuda["clocks"]  # the driver is there, so NVML is
+    assert cuda["clocks"]["sm_mean_mhz"] > 0, cuda["clocks"]
+assert "graph" in d["methodology"]["cuda_method"]
 print("cuda run ok:", len(d["results"]), "cells on", env["device"]["name"])
 PY

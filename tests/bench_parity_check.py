@@ -47,7 +47,38 @@ def main() -> int:
                  "within_target", "note"]
     check(all(list(c) == cell_keys for c in doc["cells"]), "cell keys")
     check("OUTSIDE" in parity.table(doc), "the table marks cells outside the target")
-    print("ok: parity ratio, within_target, summary and document shape")
+
+    # CUDA: a launch-bound cell (graph replay at most half its eager time) must reach a ratio of at most 0.7.
+    check(parity.within_target(0.05, 0.08, 0.65, t, launch_bound=True), "0.65 on a launch-bound cell is within")
+    check(not parity.within_target(0.05, 0.05, 0.9, t, launch_bound=True), "0.9 on a launch-bound cell is outside")
+    lb = {("Dropout", 1): [0.02, 0.02], ("Linear", 128): [1.0, 1.0]}
+    py = {("Dropout", 1): [0.03, 0.03], ("Linear", 128): [1.0, 1.0]}
+    graph = {("Dropout", 1): [0.3, 0.4], ("Linear", 128): [0.99, 0.98]}
+    cells = parity.build_cells(lb, py, {}, t, graph)
+    check(cells[0]["within_target"] and cells[0]["note"].startswith("launch-bound"), f"Dropout@1: {cells[0]}")
+    check(cells[1]["note"] == "" and cells[1]["within_target"], f"Linear@128: {cells[1]}")
+    cells = parity.build_cells({("Dropout", 1): [0.03]}, {("Dropout", 1): [0.03]}, {}, t, {("Dropout", 1): [0.2]})
+    check(not cells[0]["within_target"], "a launch-bound cell at ratio 1.0 misses the 0.7 target")
+
+    # Rounds split over processes: read back from run-N.json and python-N.json.
+    import json
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        for n, (ms, ratio) in enumerate([(0.02, 0.3), (0.04, 0.5)], start=1):
+            dataset = {"environment": {"device": {"name": "GPU"}, "torch_version": "2.11.0"},
+                       "results": [{"layer": "Dropout", "batch_size": 1, "status": "ok", "stats": {"median_ms": ms},
+                                    "cuda": {"graph_over_eager": ratio}},
+                                   {"layer": "LSTM", "batch_size": 1, "status": "skipped"}]}
+            (Path(folder) / f"run-{n}.json").write_text(json.dumps(dataset))
+            (Path(folder) / f"python-{n}.json").write_text(json.dumps({"Dropout@1": 0.05}))
+        (Path(folder) / "run-3.json").write_text("{}")  # no python-3.json: not a round
+        numbers, layerbench, python, graph, first = parity.read_rounds(Path(folder))
+        check(numbers == [1, 2], f"rounds {numbers}")
+        check(layerbench == {("Dropout", 1): [0.02, 0.04]} and python == {("Dropout", 1): [0.05, 0.05]},
+              f"medians {layerbench} {python}")
+        check(graph == {("Dropout", 1): [0.3, 0.5]}, f"graph ratios {graph}")
+        check(first["environment"]["device"]["name"] == "GPU", "the first round's dataset names the device")
+    print("ok: parity ratio, within_target, summary, document shape, launch-bound cells and split rounds")
     return 0
 
 

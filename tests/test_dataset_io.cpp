@@ -76,6 +76,64 @@ TEST_CASE("dataset::serialize")
     CHECK(text.find("\"flop_per_s\": 107000000000.0") != std::string::npos);
     CHECK(text.find("\"bytes_per_s\"") != std::string::npos);
   }
+  SUBCASE("round trip of a CUDA cell's graph, cold and clock record (1.3.0)")
+  {
+    auto original = test::measured();
+    dataset::CudaCell cuda;
+    cuda.graph = dataset::VariantStats{0.031, 0.0305, 0.0312, 40, 64, 0.0226};
+    cuda.graph_forwards_per_replay = 8;
+    cuda.graph_over_eager = 0.258;
+    cuda.cold_skip_reason = "the device reports no L2 cache size";
+    cuda.clocks.sm_mean_mhz = 1975.5;
+    cuda.clocks.sm_default_mhz = 1980;
+    cuda.clocks.event_reasons = {"sw_power_cap"};
+    cuda.clocks.dropped_samples = 3;
+    cuda.clocks.kept_below_threshold = 1;
+    original.results[0].cuda = cuda;
+    dataset::CudaCell no_nvml;
+    no_nvml.graph_skip_reason = "operation not permitted when stream is capturing";
+    no_nvml.cold = dataset::VariantStats{0.2, 0.19, 0.21, 10, 12, 0.1};
+    no_nvml.l2_flush_bytes = int64_t(100) << 20;
+    no_nvml.cold_over_hot = 1.4;
+    no_nvml.clocks.unavailable_reason = "cannot load libnvidia-ml.so.1";
+    original.results[2].cuda = no_nvml;
+    original.methodology->cuda_method = "graph, cold and clocks";
+    const auto text = dataset::serialize(original);
+    const auto read = dataset::parse(text, "round-trip");
+    CHECK(dataset::serialize(read) == text);
+    REQUIRE(read.results[0].cuda);
+    const auto& got = *read.results[0].cuda;
+    REQUIRE(got.graph);
+    CHECK(got.graph->iterations_per_sample == 64);
+    CHECK(got.graph->noise == 0.0226);
+    CHECK(got.graph_over_eager == 0.258);
+    CHECK(got.graph_forwards_per_replay == 8);
+    CHECK(!got.cold);
+    CHECK(got.cold_skip_reason == "the device reports no L2 cache size");
+    CHECK(got.clocks.sm_default_mhz == 1980);
+    CHECK(got.clocks.event_reasons == std::vector<std::string>{"sw_power_cap"});
+    CHECK(got.clocks.dropped_samples == 3);
+    CHECK(got.clocks.kept_below_threshold == 1);
+    CHECK(got.clocks.threshold == 0.75);
+    REQUIRE(read.results[2].cuda);
+    CHECK(read.results[2].cuda->l2_flush_bytes == int64_t(100) << 20);
+    CHECK(read.results[2].cuda->clocks.unavailable_reason == "cannot load libnvidia-ml.so.1");
+    CHECK(!read.results[2].cuda->clocks.sm_mean_mhz);
+    CHECK(!read.results[1].cuda);
+    CHECK(read.methodology->cuda_method == "graph, cold and clocks");
+  }
+  SUBCASE("a CUDA record breaking the rules is refused: both graph and its reason, a ratio without figures")
+  {
+    auto bad = test::measured();
+    dataset::CudaCell cuda;
+    cuda.graph = dataset::VariantStats{0.031, 0.0305, 0.0312, 40, 64, 0.0226};
+    cuda.graph_skip_reason = "cannot capture";
+    cuda.cold_over_hot = 1.2;
+    bad.results[0].cuda = cuda;
+    const auto error = parse_error(dataset::serialize(bad));
+    CHECK(error.find("/results/0/cuda/graph_skip_reason") != std::string::npos);
+    CHECK(error.find("more problem") != std::string::npos); // /results/0/cuda/cold_over_hot
+  }
   SUBCASE("round trip of a published reference with its source")
   {
     auto reference = test::measured();

@@ -203,6 +203,28 @@ TEST_CASE("site::build_pages")
     CHECK(text(row, "page_faults") == "250");
     CHECK(text(row.get("operators")->list_value().front(), "value") == "1 call, 90% of host time");
     CHECK(page(pages, "layers/Dropout.html").view.get("operator_blocks")->is_empty_list());
+    CHECK(!block.get("has_cuda")->is_true());
+  }
+  SUBCASE("the layer page shows a CUDA cell's graph and cold ratios and its clock (1.3.0)")
+  {
+    dataset::Dataset d = judged({"Linear", "Dropout"}, {1, 8});
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.operators.push_back({"aten::addmm", 1, 0.9, std::nullopt});
+    dataset::CudaCell cuda;
+    cuda.graph_over_eager = 0.3126;
+    cuda.cold_skip_reason = "the device reports no L2 cache size";
+    cuda.clocks.sm_mean_mhz = 1975.4;
+    cuda.clocks.sm_default_mhz = 1980;
+    cuda.clocks.dropped_samples = 2;
+    cuda.clocks.event_reasons = {"sw_power_cap"};
+    cell.cuda = cuda;
+    const auto pages = site::build_pages(site_of(d));
+    const Data& block = page(pages, "layers/Linear.html").view.get("operator_blocks")->list_value().front();
+    CHECK(block.get("has_cuda")->is_true());
+    const Data& row = block.get("cells")->list_value().front();
+    CHECK(text(row, "graph") == "0.313×");
+    CHECK(text(row, "cold") == "none: the device reports no L2 cache size");
+    CHECK(text(row, "clock") == "1,975 MHz of 1,980, 2 slow samples dropped, sw_power_cap");
   }
   SUBCASE("the compare page counts a change only beyond both runs' noise, as diff does")
   {

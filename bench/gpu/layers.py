@@ -13,6 +13,14 @@ from torch import nn
 BATCH_SIZES = (1, 8, 32, 128)
 
 
+def use_ieee_float32() -> None:
+    """float32 means IEEE fp32 for cuBLAS and cuDNN, as LayerBench sets it before its first cell
+    (engine/bench/device.cpp, use_ieee_float32): PyTorch 2.11 lets cuDNN's convolutions and RNNs use TF32
+    unless told otherwise, so a Python twin left at the defaults would time another computation."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False  # convolutions and RNNs
+
+
 @dataclasses.dataclass(frozen=True)
 class Layer:
     name: str

@@ -104,6 +104,7 @@ def main() -> int:
     if args.min_run_time <= 0 or args.warmup < 0:
         parser.error("--min-run-time must be positive and --warmup not negative")
     device = catalog.resolve_device(args.device)
+    catalog.use_ieee_float32()
     selected = catalog.select(args.layers)
     if args.with_variants:
         names = {layer.name for layer in selected}

@@ -113,6 +113,11 @@ class Run:
         cell = self.cells.get(key)
         return cell.get("stats", {}).get("noise") if cell and cell.get("status") == "ok" else None
 
+    def cuda(self, key) -> Optional[dict]:
+        """The cell's CUDA record (schema 1.3.0: graph replay, cold L2, clocks), if any."""
+        cell = self.cells.get(key)
+        return cell.get("cuda") if cell and cell.get("status") == "ok" else None
+
     def summary(self) -> dict:
         ok = [cell for cell in self.cells.values() if cell.get("status") == "ok"]
         return {
@@ -175,6 +180,26 @@ def hint_for(layer: str, batch_size: int, ours_ms: float, timed: Dict[Tuple[str,
     return " ".join(hints) if hints else "no known cause: to be explained"
 
 
+def cuda_method(runs: List["Run"], key) -> dict:
+    """Per cell over the runs (schema 1.3.0): the median graph/eager and cold/hot ratios, why a graph was not
+    captured, the SM clock's mean and the samples dropped below the throttle threshold. Empty before 1.3.0."""
+    records = [record for record in (run.cuda(key) for run in runs) if record]
+    if not records:
+        return {}
+
+    def median_of(name):
+        values = [record[name] for record in records if record.get(name) is not None]
+        return statistics.median(values) if values else None
+
+    clocks = [record.get("clocks", {}) for record in records]
+    mhz = [c["sm_mean_mhz"] for c in clocks if c.get("sm_mean_mhz") is not None]
+    return {"graph_over_eager": median_of("graph_over_eager"), "cold_over_hot": median_of("cold_over_hot"),
+            "graph_skip_reason": next((r["graph_skip_reason"] for r in records if r.get("graph_skip_reason")), ""),
+            "sm_mean_mhz": statistics.mean(mhz) if mhz else None,
+            "dropped_samples": sum(c.get("dropped_samples", 0) for c in clocks),
+            "clock_event_reasons": sorted({reason for c in clocks for reason in c.get("event_reasons", [])})}
+
+
 def compare_cells(runs: List[Run], timed: Dict[Tuple[str, int], dict], peak: Optional[dict]) -> List[dict]:
     keys = list(runs[0].cells)
     for run in runs[1:]:
@@ -205,6 +230,7 @@ def compare_cells(runs: List[Run], timed: Dict[Tuple[str, int], dict], peak: Opt
                         "ratio": ratio, "outside_band": outside})
             if outside:
                 row["hint"] = hint_for(layer, batch_size, ours, timed)
+        row.update(cuda_method(runs, (layer, batch_size)))
         layer_info = runs[0].layers.get(layer, {})
         flops = layer_info.get("flops_per_sample")
         if flops:
@@ -326,6 +352,16 @@ def render_markdown(report: dict) -> str:
                      f"{_fmt(row.get('python_median_ms'), '.4f')} | {_fmt(row.get('ratio'), '.3f')}{flag} | "
                      f"{_fmt(row['cross_run_cv'], '.2%')}{spread} | {_fmt(row['within_run_noise_median'], '.2%')} | "
                      f"{_fmt(row.get('achieved_tflops'), '.3f')} | {row.get('precision', '–')} |")
+    cuda_rows = [row for row in report["cells"] if "graph_over_eager" in row]
+    if cuda_rows:
+        lines += ["", "## CUDA method: launch-free, cold L2, clocks (median over the runs)", "",
+                  "| layer | batch | graph / eager | cold / hot | SM clock (MHz) | dropped samples | clock events |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | --- |"]
+        for row in cuda_rows:
+            graph = _fmt(row["graph_over_eager"], ".3f", "not captured: " + row["graph_skip_reason"])
+            lines.append(f"| {row['layer']} | {row['batch_size']} | {graph} | {_fmt(row['cold_over_hot'], '.3f')} | "
+                         f"{_fmt(row['sm_mean_mhz'], '.0f')} | {row['dropped_samples']} | "
+                         f"{', '.join(row['clock_event_reasons']) or '–'} |")
     flagged = [row for row in report["cells"] if row.get("outside_band")]
     if flagged:
         lines += ["", "## Cells outside the band", ""]

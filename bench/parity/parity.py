@@ -26,6 +26,10 @@ FORMAT = "layerbench-parity"
 FORMAT_VERSION = "1.0.0"
 TARGETS = {"median_ratio_low": 0.97, "median_ratio_high": 1.03,
            "cell_ratio_low": 0.95, "cell_ratio_high": 1.05, "cell_min_ms": 0.1}
+# CUDA (issue 15): a cell whose CUDA-graph replay takes at most this share of its eager time is bound by the
+# host's launches, where C++ dispatch should beat Python's: its target is a ratio of at most LAUNCH_BOUND_RATIO_MAX.
+LAUNCH_BOUND_GRAPH_OVER_EAGER = 0.5
+LAUNCH_BOUND_RATIO_MAX = 0.7
 
 # mallopt parameters (malloc.h) and the policies of engine/bench/cpu_memory.cpp.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX = -1, -3, -4
@@ -52,15 +56,21 @@ def cell_ratio(layerbench_ms: list, python_ms: list) -> tuple:
     return statistics.median(rounds), rounds
 
 
-def within_target(layerbench_median_ms: float, python_median_ms: float, ratio: float, targets: dict) -> bool:
-    """False only for a cell of at least cell_min_ms (on either side) outside the cell band."""
+def within_target(layerbench_median_ms: float, python_median_ms: float, ratio: float, targets: dict,
+                  launch_bound: bool = False) -> bool:
+    """False only for a cell of at least cell_min_ms (on either side) outside the cell band, or a launch-bound
+    CUDA cell above LAUNCH_BOUND_RATIO_MAX."""
+    if launch_bound:
+        return ratio <= LAUNCH_BOUND_RATIO_MAX
     if max(layerbench_median_ms, python_median_ms) < targets["cell_min_ms"]:
         return True
     return targets["cell_ratio_low"] <= ratio <= targets["cell_ratio_high"]
 
 
-def build_cells(layerbench: dict, python: dict, notes: dict, targets: dict) -> list:
-    """layerbench and python: {(layer, batch): [median_ms per round]}; cells present on both sides."""
+def build_cells(layerbench: dict, python: dict, notes: dict, targets: dict, graph_over_eager: dict = None) -> list:
+    """layerbench and python: {(layer, batch): [median_ms per round]}; cells present on both sides.
+    graph_over_eager (CUDA): {(layer, batch): [LayerBench's graph/eager ratio per round]}; a cell whose median
+    is at most LAUNCH_BOUND_GRAPH_OVER_EAGER is launch-bound, and its note says so unless --notes does."""
     cells = []
     for key in layerbench:
         if key not in python:
@@ -68,11 +78,17 @@ def build_cells(layerbench: dict, python: dict, notes: dict, targets: dict) -> l
         layer, batch = key
         ratio, rounds = cell_ratio(layerbench[key], python[key])
         lb_median, py_median = statistics.median(layerbench[key]), statistics.median(python[key])
+        graph = statistics.median(graph_over_eager[key]) if graph_over_eager and graph_over_eager.get(key) else None
+        launch_bound = graph is not None and graph <= LAUNCH_BOUND_GRAPH_OVER_EAGER
+        note = notes.get(f"{layer}@{batch}", "")
+        if launch_bound and not note:
+            note = (f"launch-bound: LayerBench's CUDA-graph replay takes {graph:.2f} of its eager time; "
+                    f"target: ratio at most {LAUNCH_BOUND_RATIO_MAX}")
         cells.append({"layer": layer, "batch_size": batch,
                       "layerbench_median_ms": round(lb_median, 6), "python_median_ms": round(py_median, 6),
                       "ratio": round(ratio, 4), "round_ratios": [round(r, 4) for r in rounds],
-                      "within_target": within_target(lb_median, py_median, ratio, targets),
-                      "note": notes.get(f"{layer}@{batch}", "")})
+                      "within_target": within_target(lb_median, py_median, ratio, targets, launch_bound),
+                      "note": note})
     return cells
 
 
@@ -86,7 +102,7 @@ def summarize(cells: list, targets: dict) -> dict:
 
 def document(meta: dict, cells: list, targets: dict) -> dict:
     return {"format": FORMAT, "format_version": FORMAT_VERSION, "id": meta["id"], "title": meta["title"],
-            "created": meta["created"], "device": {"type": "cpu", "name": meta["cpu"]},
+            "created": meta["created"], "device": {"type": meta.get("device_type", "cpu"), "name": meta["cpu"]},
             "threads": meta["threads"], "torch_version": meta["torch_version"],
             "cpu_memory_policy": meta["policy"], "rounds": meta["rounds"], "method": meta["method"],
             "command": meta["command"], "targets": targets, "summary": summarize(cells, targets), "cells": cells}
@@ -110,18 +126,21 @@ def table(doc: dict) -> str:
 # ---- the two sides ---------------------------------------------------------------------------------
 
 def python_side(args) -> int:
-    """In a fresh process: time every cell with torch.utils.benchmark; print {layer@batch: median_ms}."""
+    """In a fresh process: time every cell with torch.utils.benchmark; print {layer@batch: median_ms}. On CUDA
+    the Timer synchronises the device around each block of calls."""
     apply_memory_policy(args.cpu_memory)
     import torch
     from torch.utils import benchmark
     sys.path.insert(0, str(SOURCE_DIR / "bench" / "gpu"))
     import layers as catalog
     torch.set_num_threads(args.threads)
+    catalog.use_ieee_float32()
+    device = torch.device(args.device)
     result = {}
     for layer in catalog.select(args.layers):
         for batch in catalog.parse_batch_sizes(args.batch_sizes):
             with torch.inference_mode():
-                _, forward = layer.instantiate(batch, torch.device("cpu"))
+                _, forward = layer.instantiate(batch, device)
                 timer = benchmark.Timer(stmt="forward()", globals={"forward": forward}, num_threads=args.threads)
                 timer.timeit(max(1, int(0.05 / max(timer.timeit(1).median, 1e-6))))  # warm-up, ~50 ms
                 measurement = timer.blocked_autorange(min_run_time=args.min_run_time)
@@ -131,26 +150,57 @@ def python_side(args) -> int:
     return 0
 
 
-def run_python(args) -> dict:
-    command = [sys.executable, __file__, "--python-side", "--threads", str(args.threads), "--layers", args.layers,
-               "--batch-sizes", args.batch_sizes, "--cpu-memory", args.cpu_memory,
+def run_python(args, out: Path) -> None:
+    """One fresh Python process for all cells; its {layer@batch: median_ms} goes to `out`."""
+    command = [sys.executable, __file__, "--python-side", "--device", args.device, "--threads", str(args.threads),
+               "--layers", args.layers, "--batch-sizes", args.batch_sizes, "--cpu-memory", args.cpu_memory,
                "--min-run-time", str(args.min_run_time)]
     done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
-    return {(k.rsplit("@", 1)[0], int(k.rsplit("@", 1)[1])): v for k, v in json.loads(done.stdout).items()}
+    out.write_text(done.stdout)
 
 
-def run_layerbench(args, folder: Path, r: int) -> dict:
-    out = folder / f"layerbench-{r}.json"
-    command = [args.binary, "run", "--device", "cpu", "--threads", str(args.threads), "--batch-sizes",
+def run_layerbench(args, out: Path) -> None:
+    """One `layerbench run` process for all cells, its dataset written to `out`."""
+    command = [args.binary, "run", "--device", args.device, "--threads", str(args.threads), "--batch-sizes",
                args.batch_sizes, "--cpu-memory", args.cpu_memory, "--out", str(out)]
     if args.layers != "all":
         command += ["--layers", args.layers]
     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         raise SystemExit(f"parity: {shlex.join(command)} exited {done.returncode}:\n{done.stderr[-2000:]}")
-    dataset = json.loads(out.read_text())
-    return {(c["layer"], c["batch_size"]): c["stats"]["median_ms"]
-            for c in dataset["results"] if c.get("status") == "ok"}
+
+
+def run_round(args, folder: Path, r: int) -> None:
+    """Round r (from 1): run-<r>.json and python-<r>.json in `folder`; even rounds run Python first."""
+    order = ["layerbench", "python"] if r % 2 == 1 else ["python", "layerbench"]
+    for side in order:
+        print(f"round {r}/{args.rounds}: {side}", file=sys.stderr, flush=True)
+        if side == "layerbench":
+            run_layerbench(args, folder / f"run-{r}.json")
+        else:
+            run_python(args, folder / f"python-{r}.json")
+
+
+def read_rounds(folder: Path) -> tuple:
+    """The rounds in `folder` that have both sides: per cell, LayerBench's medians, Python's medians and
+    LayerBench's graph/eager ratios (CUDA), round by round; and the first LayerBench dataset."""
+    layerbench, python, graph, first = {}, {}, {}, None
+    numbers = sorted(int(p.stem.split("-")[1]) for p in folder.glob("run-*.json")
+                     if p.stem.split("-")[1].isdigit() and (folder / f"python-{p.stem.split('-')[1]}.json").exists())
+    for number in numbers:
+        dataset = json.loads((folder / f"run-{number}.json").read_text())
+        first = first or dataset
+        for c in dataset["results"]:
+            if c.get("status") != "ok":
+                continue
+            key = (c["layer"], c["batch_size"])
+            layerbench.setdefault(key, []).append(c["stats"]["median_ms"])
+            ratio = c.get("cuda", {}).get("graph_over_eager")
+            if ratio is not None:
+                graph.setdefault(key, []).append(ratio)
+        for k, v in json.loads((folder / f"python-{number}.json").read_text()).items():
+            python.setdefault((k.rsplit("@", 1)[0], int(k.rsplit("@", 1)[1])), []).append(v)
+    return numbers, layerbench, python, graph, first
 
 
 def cpu_model() -> str:
@@ -182,59 +232,88 @@ def annotate(source: Path, notes: dict, out: Path) -> int:
     return 0
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--layers", default="all")
-    parser.add_argument("--batch-sizes", default="1,8,32,128")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--cpu-memory", default="steady-state", choices=sorted(POLICIES))
-    parser.add_argument("--min-run-time", type=float, default=1.0, help="Python: blocked_autorange seconds per cell")
-    parser.add_argument("--binary", default=str(SOURCE_DIR / "build" / "layerbench"))
-    parser.add_argument("--id", default="parity-cpu")
-    parser.add_argument("--title", default="LayerBench against torch.utils.benchmark, CPU")
-    parser.add_argument("--out", help="file to write (default data/validation/<id>.json)")
-    parser.add_argument("--notes", help='JSON {"Layer@batch": "why"} for cells outside the target')
-    parser.add_argument("--annotate", metavar="PARITY.json",
-                        help="measure nothing: copy an existing parity file to --out with --notes applied to its cells")
-    parser.add_argument("--python-side", action="store_true", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.threads < 1 or args.rounds < 1:
-        parser.error("--threads and --rounds must be at least 1")
-    if args.python_side:
-        return python_side(args)
-    notes = json.loads(Path(args.notes).read_text()) if args.notes else {}
-    out = Path(args.out) if args.out else SOURCE_DIR / "data" / "validation" / f"{args.id}.json"
-    if out.exists():
-        raise SystemExit(f"{out}: exists; not overwritten")
-    if args.annotate:
-        return annotate(Path(args.annotate), notes, out)
-    layerbench, python = {}, {}
-    with tempfile.TemporaryDirectory() as folder:
-        for r in range(args.rounds):
-            order = ["layerbench", "python"] if r % 2 == 0 else ["python", "layerbench"]
-            for side in order:
-                print(f"round {r + 1}/{args.rounds}: {side}", file=sys.stderr, flush=True)
-                got = run_layerbench(args, Path(folder), r) if side == "layerbench" else run_python(args)
-                for key, ms in got.items():
-                    (layerbench if side == "layerbench" else python).setdefault(key, []).append(ms)
-    complete = {k: v for k, v in layerbench.items() if len(v) == args.rounds and len(python.get(k, [])) == args.rounds}
-    cells = build_cells(complete, python, notes, TARGETS)
+def assemble(args, folder: Path, notes: dict, out: Path) -> int:
+    """The parity document from the rounds in `folder` (this run's, or --assemble's)."""
+    numbers, layerbench, python, graph, first = read_rounds(folder)
+    if not numbers:
+        raise SystemExit(f"parity: {folder} holds no round with both run-N.json and python-N.json")
+    rounds = len(numbers)
+    complete = {k: v for k, v in layerbench.items() if len(v) == rounds and len(python.get(k, [])) == rounds}
+    cells = build_cells(complete, python, notes, TARGETS, graph if args.device == "cuda" else None)
+    environment = first.get("environment", {})
+    gpu_rule = (f" On CUDA a cell whose CUDA-graph replay (LayerBench's results[].cuda.graph_over_eager, median over "
+                f"rounds) takes at most {LAUNCH_BOUND_GRAPH_OVER_EAGER} of its eager time is launch-bound, and its "
+                f"target is a ratio of at most {LAUNCH_BOUND_RATIO_MAX}: C++ dispatch should beat Python's."
+                if args.device == "cuda" else "")
     meta = {"id": args.id, "title": args.title,
             "created": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "cpu": cpu_model(), "threads": args.threads, "torch_version": torch_version(),
-            "policy": args.cpu_memory, "rounds": args.rounds, "command": shlex.join(sys.argv),
-            "method": (f"{args.rounds} rounds; each round one `layerbench run` process (its median per cell) and one "
-                       f"Python process timing the Python twins (bench/gpu/layers.py) with torch.utils.benchmark.Timer"
-                       f"(num_threads={args.threads}).blocked_autorange(min_run_time={args.min_run_time}) after a "
-                       f"~50 ms warm-up under inference_mode, alternating which goes first; both with the "
-                       f"'{args.cpu_memory}' glibc policy (mallopt). Ratio: median over rounds of LayerBench / Python.")}
+            "device_type": args.device, "cpu": environment.get("device", {}).get("name") or cpu_model(),
+            "threads": args.threads, "torch_version": environment.get("torch_version") or torch_version(),
+            "policy": args.cpu_memory, "rounds": rounds, "command": shlex.join(sys.argv),
+            "method": (f"{rounds} rounds; each round one `layerbench run --device {args.device}` process (its median "
+                       f"per cell) and one Python process timing the Python twins (bench/gpu/layers.py, float32 as IEEE "
+                       f"fp32 on cuBLAS and cuDNN) with torch.utils.benchmark.Timer(num_threads={args.threads})"
+                       f".blocked_autorange(min_run_time={args.min_run_time}) after a ~50 ms warm-up under "
+                       f"inference_mode, alternating which goes first; both with the '{args.cpu_memory}' glibc policy "
+                       f"(mallopt). Ratio: median over rounds of LayerBench / Python." + gpu_rule)}
     doc = document(meta, cells, TARGETS)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=2) + "\n")
     print(table(doc))
     print(f"wrote {out}")
     return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--layers", default="all")
+    parser.add_argument("--batch-sizes", default="1,8,32,128")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--cpu-memory", default="steady-state", choices=sorted(POLICIES))
+    parser.add_argument("--min-run-time", type=float, default=1.0, help="Python: blocked_autorange seconds per cell")
+    parser.add_argument("--binary", default=str(SOURCE_DIR / "build" / "layerbench"))
+    parser.add_argument("--id", default=None, help="default parity-<device>")
+    parser.add_argument("--title", default=None)
+    parser.add_argument("--out", help="file to write (default data/validation/<id>.json)")
+    parser.add_argument("--notes", help='JSON {"Layer@batch": "why"} for cells outside the target')
+    parser.add_argument("--annotate", metavar="PARITY.json",
+                        help="measure nothing: copy an existing parity file to --out with --notes applied to its cells")
+    parser.add_argument("--keep-dir", help="keep each round's run-N.json (LayerBench) and python-N.json here")
+    parser.add_argument("--round", type=int, metavar="N",
+                        help="measure round N only, into --keep-dir, and write no parity file (rounds split "
+                             "over several processes, as bench/gpu/run-all.sh does)")
+    parser.add_argument("--assemble", metavar="DIR",
+                        help="measure nothing: the parity file from the rounds kept in DIR")
+    parser.add_argument("--python-side", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.threads < 1 or args.rounds < 1:
+        parser.error("--threads and --rounds must be at least 1")
+    args.id = args.id or f"parity-{args.device}"
+    args.title = args.title or f"LayerBench against torch.utils.benchmark, {'CUDA' if args.device == 'cuda' else 'CPU'}"
+    if args.python_side:
+        return python_side(args)
+    if args.round is not None:
+        if not args.keep_dir or args.round < 1:
+            parser.error("--round N needs N >= 1 and --keep-dir")
+        Path(args.keep_dir).mkdir(parents=True, exist_ok=True)
+        run_round(args, Path(args.keep_dir), args.round)
+        return 0
+    notes = json.loads(Path(args.notes).read_text()) if args.notes else {}
+    out = Path(args.out) if args.out else SOURCE_DIR / "data" / "validation" / f"{args.id}.json"
+    if out.exists():
+        raise SystemExit(f"{out}: exists; not overwritten")
+    if args.annotate:
+        return annotate(Path(args.annotate), notes, out)
+    if args.assemble:
+        return assemble(args, Path(args.assemble), notes, out)
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(args.keep_dir or temporary)
+        folder.mkdir(parents=True, exist_ok=True)
+        for r in range(1, args.rounds + 1):
+            run_round(args, folder, r)
+        return assemble(args, folder, notes, out)
 
 
 if __name__ == "__main__":

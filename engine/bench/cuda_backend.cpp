@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/cuda_backend.hpp"
 
+#include "bench/cuda_variants.hpp"
+#include "bench/nvml.hpp"
 #include "util/error.hpp"
 
 #include <chrono>
@@ -32,7 +34,30 @@ public:
   {
     // Streams, events and the caching allocator's "current device" follow this one.
     c10::cuda::set_device(static_cast<c10::DeviceIndex>(index));
+    open_nvml(index);
   }
+
+  util::Expected<std::unique_ptr<BlockTimer>> variant_timer(Variant variant, const std::function<void()>& forward) override
+  {
+    using Result = util::Expected<std::unique_ptr<BlockTimer>>;
+    const auto index = static_cast<int>(device().index());
+    try {
+      return variant == Variant::graph ? make_graph_timer(forward, index) : make_cold_timer(forward, index);
+    } catch (const std::exception& error) {
+      return Result::failure(error_line(error));
+    }
+  }
+
+  std::optional<ClockReading> read_clock() override
+  {
+    if (!m_nvml) {
+      return std::nullopt;
+    }
+    return m_nvml->read(m_nvml_device);
+  }
+
+  std::optional<unsigned> default_clock_mhz() const override { return m_default_clock_mhz; }
+  std::string clock_unavailable_reason() const override { return m_clock_unavailable_reason; }
 
   BlockTime time_block(const std::function<void()>& body, int64_t iterations) override
   {
@@ -92,6 +117,39 @@ public:
     environment.device.cudnn = std::to_string(cudnn / 10000) + "." + std::to_string((cudnn / 100) % 100) + "."
                                + std::to_string(cudnn % 100);
   }
+
+private:
+  // Clocks are read where NVML can be had; without it the run goes on and records why.
+  void open_nvml(int index)
+  {
+    char bus_id[32] = {};
+    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index) != cudaSuccess) {
+      (void)cudaGetLastError();
+      m_clock_unavailable_reason = "cudaDeviceGetPCIBusId failed, so the GPU cannot be found in NVML";
+      return;
+    }
+    auto nvml = Nvml::load();
+    if (!nvml) {
+      m_clock_unavailable_reason = nvml.error();
+      return;
+    }
+    const auto device = (*nvml)->device_by_pci_bus_id(bus_id);
+    if (!device) {
+      m_clock_unavailable_reason = device.error();
+      return;
+    }
+    m_nvml = std::move(nvml).value();
+    m_nvml_device = *device;
+    // Without a default clock the clocks are still recorded, but no sample is dropped.
+    if (const auto mhz = m_nvml->default_sm_clock_mhz(m_nvml_device)) {
+      m_default_clock_mhz = *mhz;
+    }
+  }
+
+  std::unique_ptr<Nvml> m_nvml;
+  Nvml::Device m_nvml_device = nullptr;
+  std::optional<unsigned> m_default_clock_mhz;
+  std::string m_clock_unavailable_reason;
 };
 
 } // namespace

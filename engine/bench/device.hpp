@@ -4,7 +4,9 @@
 // What differs between measuring on a CUDA GPU and on the CPU: the clock, the memory probe and the
 // facts recorded about the machine. Everything above this header is device-agnostic.
 
+#include "bench/clock.hpp"
 #include "dataset/dataset.hpp"
+#include "util/expected.hpp"
 
 #include <torch/torch.h>
 
@@ -19,6 +21,26 @@ struct BlockTime
 {
   double device_seconds = 0; // CUDA events on the GPU; the same as host_seconds on the CPU
   double host_seconds = 0;   // steady clock around the block, synchronised at its end
+};
+
+// Times blocks of one prepared forward in a way other than back to back (a CUDA graph replay, or with the
+// L2 cache written over before each forward).
+class BlockTimer
+{
+public:
+  virtual ~BlockTimer() = default;
+  // The block's total time, the timed intervals only.
+  virtual BlockTime time_block(int64_t iterations) = 0;
+  // Forwards one iteration runs (a graph replay runs several).
+  virtual int forwards_per_iteration() const { return 1; }
+  // Writes what the record needs to know of the timer (forwards per graph, flush bytes).
+  virtual void describe(dataset::CudaCell& cell) const = 0;
+};
+
+// The variants a CUDA cell measures beside the eager, hot-L2 time.
+enum class Variant {
+  graph, // the forward captured in a CUDA graph and replayed: no host launch cost
+  cold   // a buffer of at least twice the L2 cache written before each forward, outside the timed interval
 };
 
 class DeviceBackend
@@ -43,12 +65,27 @@ public:
   // True when `error` says the device ran out of memory: such a cell is skipped, not fatal.
   virtual bool is_out_of_memory(const std::exception& error) const;
 
+  // A timer for `variant` of `forward`, or why there is none (this device measures no variants, the
+  // forward cannot be captured). Built when asked, so only one variant holds device memory at a time.
+  virtual util::Expected<std::unique_ptr<BlockTimer>> variant_timer(Variant variant, const std::function<void()>& forward);
+
+  // The SM clock and its clock-event reasons now, read between sample blocks; nullopt where this device
+  // has none to read (the CPU, or no NVML).
+  virtual std::optional<ClockReading> read_clock() { return std::nullopt; }
+  // The clock a reading must reach `k_throttle_threshold` of to keep its sample; nullopt keeps all.
+  virtual std::optional<unsigned> default_clock_mhz() const { return std::nullopt; }
+  // Why no clock is read, for the record; empty when it is, or when the device has none (the CPU).
+  virtual std::string clock_unavailable_reason() const { return {}; }
+
 protected:
   explicit DeviceBackend(torch::Device device) : m_device(device) {}
 
 private:
   torch::Device m_device;
 };
+
+// The first line of an error's message, without c10's backtrace: what a skipped cell or variant records.
+std::string error_line(const std::exception& error);
 
 enum class DeviceChoice { automatic, cpu, cuda };
 

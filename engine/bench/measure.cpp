@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <thread>
 
 namespace layerbench::bench {
 
@@ -18,12 +19,18 @@ double seconds_since(Clock::time_point start)
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+// Times a block of `iterations` iterations; the block's total, as DeviceBackend::time_block gives it.
+using TimeBlock = std::function<BlockTime(int64_t iterations)>;
+
+// nvbench's --throttle-recovery-delay default: the pause after a dropped sample, for the clock to recover.
+constexpr std::chrono::milliseconds k_throttle_recovery{50};
+
 // Grows the block until one block lasts block_target_seconds. Returns the iterations per block.
-int64_t calibrate_block(DeviceBackend& backend, const std::function<void()>& forward, double target)
+int64_t calibrate_block(const TimeBlock& time_block, double target)
 {
   int64_t iterations = 1;
   for (;;) {
-    const double elapsed = backend.time_block(forward, iterations).device_seconds;
+    const double elapsed = time_block(iterations).device_seconds;
     if (elapsed >= target || iterations >= (int64_t{1} << 20)) {
       return iterations;
     }
@@ -42,11 +49,16 @@ struct Sampling
   double page_faults_per_iteration = 0;
 };
 
-std::optional<Sampling> sample(DeviceBackend& backend,
-                               const std::function<void()>& forward,
+// Samples until the stopping rule ends. The clock is read after every block: a block read below the
+// threshold of the default clock is dropped and, after a pause, taken again (nvbench's rule), until
+// the time budget is spent; after that it is kept and counted, so that a slow GPU still ends the cell.
+std::optional<Sampling> sample(const TimeBlock& time_block,
+                               int forwards_per_iteration,
+                               DeviceBackend& backend,
+                               ClockLog& clocks,
                                int64_t iterations,
                                const StoppingRule& rule,
-                               Clock::time_point cell_start,
+                               Clock::time_point start,
                                const std::atomic<bool>& interrupted)
 {
   Sampling result;
@@ -55,10 +67,16 @@ std::optional<Sampling> sample(DeviceBackend& backend,
     if (interrupted.load()) {
       return std::nullopt;
     }
-    const auto block = backend.time_block(forward, iterations);
-    result.device_ms.push_back(block.device_seconds * 1000.0 / static_cast<double>(iterations));
-    result.host_ms.push_back(block.host_seconds * 1000.0 / static_cast<double>(iterations));
-    result.verdict = decide(rule, result.device_ms, seconds_since(cell_start));
+    const auto block = time_block(iterations);
+    const auto policy = seconds_since(start) < rule.budget_seconds ? DropPolicy::drop_slow : DropPolicy::keep_all;
+    if (clocks.record(backend.read_clock(), policy) == SampleFate::drop) {
+      std::this_thread::sleep_for(k_throttle_recovery);
+      continue;
+    }
+    const auto forwards = static_cast<double>(iterations) * forwards_per_iteration;
+    result.device_ms.push_back(block.device_seconds * 1000.0 / forwards);
+    result.host_ms.push_back(block.host_seconds * 1000.0 / forwards);
+    result.verdict = decide(rule, result.device_ms, seconds_since(start));
   }
   const auto timed_iterations = static_cast<double>(iterations) * static_cast<double>(result.device_ms.size());
   result.page_faults_per_iteration = static_cast<double>(minor_page_faults() - faults_before) / timed_iterations;
@@ -90,10 +108,6 @@ dataset::Cell skipped(const LayerSpec& spec, int batch_size, const std::string& 
   return cell;
 }
 
-std::string first_line(const std::string& text)
-{
-  return text.substr(0, text.find('\n'));
-}
 
 dataset::Cell summarise(const LayerSpec& spec,
                         int batch_size,
@@ -131,6 +145,60 @@ dataset::Cell summarise(const LayerSpec& spec,
   return cell;
 }
 
+// One variant timed with the eager path's block size rule and stopping rule, its budget counted from its
+// own start. Nullopt when interrupted.
+std::optional<util::Expected<dataset::VariantStats>> measure_variant(Variant variant,
+                                                                    const std::function<void()>& forward,
+                                                                    const MeasureSettings& settings,
+                                                                    DeviceBackend& backend,
+                                                                    ClockLog& clocks,
+                                                                    dataset::CudaCell& record,
+                                                                    const std::atomic<bool>& interrupted)
+{
+  using Result = util::Expected<dataset::VariantStats>;
+  auto timer = backend.variant_timer(variant, forward);
+  if (!timer) {
+    return Result::failure(timer.error());
+  }
+  auto& block_timer = **timer;
+  block_timer.describe(record);
+  const TimeBlock time_block = [&block_timer](int64_t iterations) { return block_timer.time_block(iterations); };
+  // A variant that fails while timed (out of memory for the cold buffer's neighbours, a replay error)
+  // costs its own figures only, never the eager ones already taken.
+  try {
+    const auto start = Clock::now();
+    const int64_t iterations = calibrate_block(time_block, settings.block_target_seconds);
+    const auto sampling = sample(time_block, block_timer.forwards_per_iteration(), backend, clocks, iterations,
+                                 settings.stopping, start, interrupted);
+    if (!sampling) {
+      return std::nullopt;
+    }
+    return variant_stats(summarize(sampling->device_ms), iterations);
+  } catch (const std::exception& error) {
+    return Result::failure("failed while timed: " + error_line(error));
+  }
+}
+
+// The CUDA record of a cell: the graph and cold variants and the clocks. Nullopt when interrupted.
+std::optional<dataset::CudaCell> measure_cuda(const std::function<void()>& forward,
+                                              double eager_median_ms,
+                                              const MeasureSettings& settings,
+                                              DeviceBackend& backend,
+                                              ClockLog& clocks,
+                                              const std::atomic<bool>& interrupted)
+{
+  dataset::CudaCell record;
+  for (const auto variant : {Variant::graph, Variant::cold}) {
+    const auto outcome = measure_variant(variant, forward, settings, backend, clocks, record, interrupted);
+    if (!outcome) {
+      return std::nullopt;
+    }
+    record_variant(record, variant, *outcome, eager_median_ms);
+  }
+  record.clocks = clocks.summary(backend.clock_unavailable_reason());
+  return record;
+}
+
 } // namespace
 
 std::optional<SteadyTiming> time_steady_state(DeviceBackend& backend,
@@ -142,12 +210,48 @@ std::optional<SteadyTiming> time_steady_state(DeviceBackend& backend,
   if (!warm_up(backend, body, settings, interrupted)) {
     return std::nullopt;
   }
-  const int64_t iterations = calibrate_block(backend, body, settings.block_target_seconds);
-  const auto sampling = sample(backend, body, iterations, settings.stopping, start, interrupted);
+  const TimeBlock time_block = [&](int64_t iterations) { return backend.time_block(body, iterations); };
+  ClockLog clocks(backend.default_clock_mhz());
+  const int64_t iterations = calibrate_block(time_block, settings.block_target_seconds);
+  const auto sampling = sample(time_block, 1, backend, clocks, iterations, settings.stopping, start, interrupted);
   if (!sampling) {
     return std::nullopt;
   }
   return SteadyTiming{summarize(sampling->device_ms), iterations, sampling->verdict};
+}
+
+dataset::VariantStats variant_stats(const Summary& summary, int64_t iterations)
+{
+  dataset::VariantStats stats;
+  stats.median_ms = summary.median;
+  stats.p25_ms = summary.p25;
+  stats.p75_ms = summary.p75;
+  stats.samples = summary.count;
+  stats.iterations_per_sample = iterations;
+  stats.noise = summary.noise;
+  return stats;
+}
+
+void record_variant(dataset::CudaCell& record,
+                    Variant variant,
+                    const util::Expected<dataset::VariantStats>& outcome,
+                    double eager_median_ms)
+{
+  const bool graph = variant == Variant::graph;
+  auto& stats = graph ? record.graph : record.cold;
+  auto& reason = graph ? record.graph_skip_reason : record.cold_skip_reason;
+  auto& ratio = graph ? record.graph_over_eager : record.cold_over_hot;
+  if (!outcome) {
+    stats.reset();
+    ratio.reset();
+    reason = outcome.error().empty() ? "no reason given" : outcome.error();
+    return;
+  }
+  stats = *outcome;
+  reason.clear();
+  if (eager_median_ms > 0) {
+    ratio = outcome->median_ms / eager_median_ms;
+  }
 }
 
 std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
@@ -182,12 +286,20 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     forward();
     const auto peak_memory = backend.peak_memory_bytes();
 
-    const int64_t iterations = calibrate_block(backend, forward, settings.block_target_seconds);
-    auto sampling = sample(backend, forward, iterations, settings.stopping, cell_start, interrupted);
+    const TimeBlock eager = [&](int64_t iterations) { return backend.time_block(forward, iterations); };
+    ClockLog clocks(backend.default_clock_mhz());
+    const int64_t iterations = calibrate_block(eager, settings.block_target_seconds);
+    auto sampling = sample(eager, 1, backend, clocks, iterations, settings.stopping, cell_start, interrupted);
     if (!sampling) {
       return std::nullopt;
     }
     auto cell = summarise(spec, batch_size, *sampling, iterations, first_call_ms, peak_memory);
+    if (backend.device().is_cuda()) {
+      cell.cuda = measure_cuda(forward, cell.stats->median_ms, settings, backend, clocks, interrupted);
+      if (!cell.cuda) {
+        return std::nullopt;
+      }
+    }
     // After the timing, so the profiler's own cost never reaches a sample.
     auto profile = profile_forward(forward, [&backend] { backend.synchronize(); },
                                    backend.device().is_cuda() ? ProfileDevice::cuda : ProfileDevice::cpu);
@@ -197,8 +309,7 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     return cell;
   } catch (const std::exception& error) {
     const std::string reason = backend.is_out_of_memory(error) ? "out of memory: " : "failed: ";
-    const auto* torch_error = dynamic_cast<const c10::Error*>(&error);
-    auto cell = skipped(spec, batch_size, reason + first_line(torch_error ? torch_error->what_without_backtrace() : error.what()));
+    auto cell = skipped(spec, batch_size, reason + error_line(error));
     cell.cell_seconds = seconds_since(cell_start);
     return cell;
   }

@@ -43,4 +43,14 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           DeviceBackend& backend,
                                           const std::atomic<bool>& interrupted);
 
+// A variant's figures from its per-forward samples (exposed for tests).
+dataset::VariantStats variant_stats(const Summary& summary, int64_t iterations);
+
+// Records a variant's outcome in a cell's CUDA record: its figures and their ratio to the eager median,
+// or the reason it has none (exposed for tests).
+void record_variant(dataset::CudaCell& record,
+                    Variant variant,
+                    const util::Expected<dataset::VariantStats>& outcome,
+                    double eager_median_ms);
+
 } // namespace layerbench::bench

@@ -42,6 +42,19 @@ const char* const k_dispatch =
   "catalog calls Python's operators directly (layers[].dispatch says which). The operators of one profiled forward "
   "are recorded per cell, and a test checks that their set equals the Python module's.";
 
+const char* const k_cuda_method =
+  "beside the eager time in stats (back to back, the L2 cache hot), every CUDA cell takes two variants with the same "
+  "block-size and stopping rules. graph: after three warm-up forwards on a side stream, the forward is captured "
+  "8 times into one CUDA graph (at::cuda::CUDAGraph) on that non-default stream and the graph is replayed in blocks "
+  "timed by CUDA events; times are per forward, and graph_over_eager below 1 is the host's launch cost. A forward "
+  "that cannot be captured is recorded with the reason. cold: before every timed forward a buffer of twice the L2 "
+  "cache (cudaDevAttrL2CacheSize, rounded up to a MiB) is written with cudaMemsetAsync, outside the timed interval "
+  "as nvbench's l2flush does, and each forward is timed by its own pair of events. clocks: after every sample block "
+  "the SM clock and the clock-event (throttle) reasons are read through NVML (libnvidia-ml loaded at run time); a "
+  "block read below 75% of the default applications clock is dropped and taken again after 50 ms, as nvbench's "
+  "--throttle-threshold and --throttle-recovery-delay defaults do, until the cell's budget is spent (then kept and "
+  "counted). gpu_idle is not recorded: the GPU is idle by design when read.";
+
 std::string slug(const std::string& text)
 {
   std::string result;
@@ -86,6 +99,9 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.precision = precision_in_force();
   m.dispatch = k_dispatch;
   m.canary = Canary::describe();
+  if (backend.device().is_cuda()) {
+    m.cuda_method = k_cuda_method;
+  }
   return m;
 }
 

@@ -29,7 +29,8 @@ struct SchemaVersion
 // environment.glibc_tunables, layers[].dispatch and results[].{page_faults_per_iteration, operators, kernels}.
 // 1.3.0 added environment.peaks (measured GEMM FLOP/s per precision and memory bandwidth) and
 // layers[].{bytes_fixed, bytes_per_sample, bytes_formula} (minimum traffic, for the roofline),
-// and methodology.{shard_plan, shard_cells}: how a shard's cells were chosen, and which they are.
+// methodology.{shard_plan, shard_cells}: how a shard's cells were chosen, and which they are, and
+// results[].cuda (graph replay, cold L2, clocks) with methodology.cuda_method.
 inline constexpr SchemaVersion k_schema_version{1, 3, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
@@ -180,6 +181,7 @@ struct Methodology
   std::string precision; // what float32 means on each backend (TF32 and the like)
   std::string dispatch;  // what "the operators Python's module runs" means for this run
   std::string canary;    // what results[].canary times (bench/canary.hpp)
+  std::string cuda_method; // what results[].cuda measures (graph replay, cold L2, clocks); CUDA runs, 1.3.0
 };
 
 struct Layer
@@ -242,6 +244,46 @@ struct CanaryTime
   double copy_ms = 0;   // 32 MiB float32 copy
 };
 
+// One more way of timing a CUDA cell beside the eager, hot-L2 one in `stats` (1.3.0). Milliseconds
+// per forward pass.
+struct VariantStats
+{
+  double median_ms = 0;
+  double p25_ms = 0;
+  double p75_ms = 0;
+  int samples = 0;
+  int64_t iterations_per_sample = 0; // graph: replays per sample; cold: individually timed forwards
+  double noise = 0;                  // (p75 - p25) / median
+};
+
+// The SM clock while the cell was sampled, read through NVML after every sample block (1.3.0).
+struct CudaClocks
+{
+  std::optional<double> sm_mean_mhz;   // mean over the kept samples' readings
+  std::optional<int> sm_default_mhz;   // the default applications clock: the reference for dropping
+  double threshold = 0.75;             // samples read below threshold x default are dropped (nvbench)
+  std::vector<std::string> event_reasons; // NVML clock-event (throttle) reasons seen, "gpu_idle" left out
+  int dropped_samples = 0;             // below the threshold, dropped and re-taken
+  int kept_below_threshold = 0;        // below it but kept: the cell's time budget was spent
+  std::string unavailable_reason;      // why no clock was read (no driver, no NVML); empty when read
+};
+
+// What a CUDA cell measures beyond the eager time (1.3.0).
+struct CudaCell
+{
+  // The same forward captured in a CUDA graph and replayed: the time without the host's launch cost.
+  std::optional<VariantStats> graph;
+  std::string graph_skip_reason; // why it could not be captured; empty when it was
+  std::optional<int> graph_forwards_per_replay;
+  std::optional<double> graph_over_eager; // graph median / eager median
+  // A buffer of l2_flush_bytes written before every timed forward, outside the timed interval.
+  std::optional<VariantStats> cold;
+  std::string cold_skip_reason;
+  std::optional<int64_t> l2_flush_bytes;
+  std::optional<double> cold_over_hot; // cold median / eager (hot) median
+  CudaClocks clocks;
+};
+
 struct Cell
 {
   std::string layer;
@@ -258,6 +300,7 @@ struct Cell
   // Minor page faults of the whole process per timed iteration: ~0 when freed memory is reused.
   std::optional<double> page_faults_per_iteration;
   std::optional<CanaryTime> canary;
+  std::optional<CudaCell> cuda; // CUDA runs from 1.3.0
   std::vector<Operator> operators; // empty when not profiled
   std::vector<Kernel> kernels;
 };

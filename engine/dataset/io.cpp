@@ -135,6 +135,7 @@ OrderedJson to_json(const Methodology& m)
   put_text(json, "precision", m.precision);
   put_text(json, "dispatch", m.dispatch);
   put_text(json, "canary", m.canary);
+  put_text(json, "cuda_method", m.cuda_method);
   return json;
 }
 
@@ -174,6 +175,48 @@ OrderedJson to_json(const Stats& stats)
   return json;
 }
 
+OrderedJson to_json(const VariantStats& stats)
+{
+  return {{"median_ms", stats.median_ms},
+          {"p25_ms", stats.p25_ms},
+          {"p75_ms", stats.p75_ms},
+          {"samples", stats.samples},
+          {"iterations_per_sample", stats.iterations_per_sample},
+          {"noise", stats.noise}};
+}
+
+OrderedJson to_json(const CudaClocks& clocks)
+{
+  OrderedJson json;
+  put(json, "sm_mean_mhz", clocks.sm_mean_mhz);
+  put(json, "sm_default_mhz", clocks.sm_default_mhz);
+  json["threshold"] = clocks.threshold;
+  json["event_reasons"] = clocks.event_reasons;
+  json["dropped_samples"] = clocks.dropped_samples;
+  json["kept_below_threshold"] = clocks.kept_below_threshold;
+  put_text(json, "unavailable_reason", clocks.unavailable_reason);
+  return json;
+}
+
+OrderedJson to_json(const CudaCell& cuda)
+{
+  OrderedJson json;
+  if (cuda.graph) {
+    json["graph"] = to_json(*cuda.graph);
+  }
+  put_text(json, "graph_skip_reason", cuda.graph_skip_reason);
+  put(json, "graph_forwards_per_replay", cuda.graph_forwards_per_replay);
+  put(json, "graph_over_eager", cuda.graph_over_eager);
+  if (cuda.cold) {
+    json["cold"] = to_json(*cuda.cold);
+  }
+  put_text(json, "cold_skip_reason", cuda.cold_skip_reason);
+  put(json, "l2_flush_bytes", cuda.l2_flush_bytes);
+  put(json, "cold_over_hot", cuda.cold_over_hot);
+  json["clocks"] = to_json(cuda.clocks);
+  return json;
+}
+
 OrderedJson to_json(const Cell& cell)
 {
   OrderedJson json{{"layer", cell.layer}, {"batch_size", cell.batch_size}, {"status", to_string(cell.status)}};
@@ -190,6 +233,9 @@ OrderedJson to_json(const Cell& cell)
   put(json, "page_faults_per_iteration", cell.page_faults_per_iteration);
   if (cell.canary) {
     json["canary"] = {{"matmul_ms", cell.canary->matmul_ms}, {"copy_ms", cell.canary->copy_ms}};
+  }
+  if (cell.cuda) {
+    json["cuda"] = to_json(*cell.cuda);
   }
   if (!cell.operators.empty()) {
     auto& operators = json["operators"] = OrderedJson::array();
@@ -405,6 +451,7 @@ Methodology parse_methodology(Reader reader)
   m.precision = reader.optional_text("precision");
   m.dispatch = reader.optional_text("dispatch");
   m.canary = reader.optional_text("canary");
+  m.cuda_method = reader.optional_text("cuda_method");
   reader.done();
   return m;
 }
@@ -473,6 +520,60 @@ std::vector<Kernel> parse_kernels(Reader& reader)
   });
 }
 
+VariantStats parse_variant(Reader reader)
+{
+  VariantStats stats;
+  stats.median_ms = reader.number("median_ms");
+  stats.p25_ms = reader.number("p25_ms");
+  stats.p75_ms = reader.number("p75_ms");
+  stats.samples = reader.small_integer("samples");
+  stats.iterations_per_sample = reader.integer("iterations_per_sample");
+  stats.noise = reader.number("noise");
+  reader.done();
+  return stats;
+}
+
+CudaClocks parse_clocks(Reader reader)
+{
+  CudaClocks clocks;
+  clocks.sm_mean_mhz = reader.optional<double>("sm_mean_mhz", &Reader::number);
+  clocks.sm_default_mhz = reader.optional<int>("sm_default_mhz", &Reader::small_integer);
+  clocks.threshold = reader.number("threshold");
+  clocks.event_reasons = text_list(reader, "event_reasons");
+  clocks.dropped_samples = reader.small_integer("dropped_samples");
+  clocks.kept_below_threshold = reader.small_integer("kept_below_threshold");
+  clocks.unavailable_reason = reader.optional_text("unavailable_reason");
+  reader.done();
+  return clocks;
+}
+
+// An optional object `key` read by `parse_one`; absent or null is nullopt.
+template<typename T, typename ParseOne>
+std::optional<T> optional_object(Reader& reader, const std::string& key, ParseOne parse_one)
+{
+  if (!reader.has(key)) {
+    reader.allow_null(key);
+    return std::nullopt;
+  }
+  return parse_one(reader.object(key));
+}
+
+CudaCell parse_cuda(Reader reader)
+{
+  CudaCell cuda;
+  cuda.graph = optional_object<VariantStats>(reader, "graph", parse_variant);
+  cuda.graph_skip_reason = reader.optional_text("graph_skip_reason");
+  cuda.graph_forwards_per_replay = reader.optional<int>("graph_forwards_per_replay", &Reader::small_integer);
+  cuda.graph_over_eager = reader.optional<double>("graph_over_eager", &Reader::number);
+  cuda.cold = optional_object<VariantStats>(reader, "cold", parse_variant);
+  cuda.cold_skip_reason = reader.optional_text("cold_skip_reason");
+  cuda.l2_flush_bytes = reader.optional<int64_t>("l2_flush_bytes", &Reader::integer);
+  cuda.cold_over_hot = reader.optional<double>("cold_over_hot", &Reader::number);
+  cuda.clocks = parse_clocks(reader.object("clocks"));
+  reader.done();
+  return cuda;
+}
+
 Cell parse_cell(Reader reader)
 {
   Cell cell;
@@ -499,6 +600,7 @@ Cell parse_cell(Reader reader)
   } else {
     reader.allow_null("canary");
   }
+  cell.cuda = optional_object<CudaCell>(reader, "cuda", parse_cuda);
   cell.operators = parse_operators(reader);
   cell.kernels = parse_kernels(reader);
   reader.done();

@@ -248,6 +248,53 @@ void check_profile(const Cell& cell, const std::string& pointer, Checker& checke
   }
 }
 
+void check_variant(const VariantStats& stats, const std::string& pointer, Checker& checker)
+{
+  checker.time(pointer + "/median_ms", stats.median_ms);
+  checker.time(pointer + "/p25_ms", stats.p25_ms);
+  checker.time(pointer + "/p75_ms", stats.p75_ms);
+  if (!(stats.p25_ms <= stats.median_ms && stats.median_ms <= stats.p75_ms)) {
+    checker.add(pointer, "the quartiles are out of order (p25 <= median <= p75)");
+  }
+  checker.at_least(pointer + "/samples", stats.samples, 1, 1e9);
+  checker.at_least(pointer + "/iterations_per_sample", as_double(std::optional<int64_t>(stats.iterations_per_sample)), 1,
+                   1e15);
+  checker.at_least(pointer + "/noise", stats.noise, 0, 1e6);
+}
+
+// A variant either has its timings or says why not; a ratio needs its timings.
+void check_cuda(const CudaCell& cuda, const std::string& pointer, Checker& checker)
+{
+  if (cuda.graph) {
+    check_variant(*cuda.graph, pointer + "/graph", checker);
+  }
+  if (cuda.graph.has_value() == !cuda.graph_skip_reason.empty()) {
+    checker.add(pointer + "/graph_skip_reason", "give either the graph timings or the reason there are none, not both");
+  }
+  if (cuda.graph_over_eager && !cuda.graph) {
+    checker.add(pointer + "/graph_over_eager", "a ratio without graph timings");
+  }
+  if (cuda.cold) {
+    check_variant(*cuda.cold, pointer + "/cold", checker);
+  }
+  if (cuda.cold.has_value() == !cuda.cold_skip_reason.empty()) {
+    checker.add(pointer + "/cold_skip_reason", "give either the cold timings or the reason there are none, not both");
+  }
+  if (cuda.cold_over_hot && !cuda.cold) {
+    checker.add(pointer + "/cold_over_hot", "a ratio without cold timings");
+  }
+  checker.at_least(pointer + "/graph_forwards_per_replay", as_double(cuda.graph_forwards_per_replay), 1, 1e6);
+  checker.at_least(pointer + "/graph_over_eager", cuda.graph_over_eager, 0, 1e6);
+  checker.at_least(pointer + "/cold_over_hot", cuda.cold_over_hot, 0, 1e6);
+  checker.at_least(pointer + "/l2_flush_bytes", as_double(cuda.l2_flush_bytes), 1, double(k_max_bytes));
+  const auto& clocks = cuda.clocks;
+  checker.at_least(pointer + "/clocks/sm_mean_mhz", clocks.sm_mean_mhz, 0, 1e5);
+  checker.at_least(pointer + "/clocks/sm_default_mhz", as_double(clocks.sm_default_mhz), 1, 1e5);
+  checker.at_least(pointer + "/clocks/threshold", clocks.threshold, 0, 1);
+  checker.at_least(pointer + "/clocks/dropped_samples", clocks.dropped_samples, 0, 1e9);
+  checker.at_least(pointer + "/clocks/kept_below_threshold", clocks.kept_below_threshold, 0, 1e9);
+}
+
 void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
 {
   if (cell.batch_size < 1) {
@@ -282,6 +329,9 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
   if (cell.canary) {
     checker.time(pointer + "/canary/matmul_ms", cell.canary->matmul_ms);
     checker.time(pointer + "/canary/copy_ms", cell.canary->copy_ms);
+  }
+  if (cell.cuda) {
+    check_cuda(*cell.cuda, pointer + "/cuda", checker);
   }
 }
 

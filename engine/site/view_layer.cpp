@@ -134,12 +134,41 @@ Data operator_items(const dataset::Cell& cell)
   return items;
 }
 
-// The operators that ran in each cell of one dataset, and the page faults where they are not ~0;
-// false when the dataset profiled nothing (files older than 1.2.0).
+// A CUDA cell's variants (schema 1.3.0) in words: "0.31×" or why there is none.
+std::string variant_text(const std::optional<double>& ratio, const std::string& skip_reason)
+{
+  if (ratio) {
+    return ratio_text(*ratio);
+  }
+  return skip_reason.empty() ? k_missing : "none: " + skip_reason;
+}
+
+std::string clock_text(const dataset::CudaClocks& clocks)
+{
+  if (!clocks.sm_mean_mhz) {
+    return clocks.unavailable_reason.empty() ? k_missing : "not read: " + clocks.unavailable_reason;
+  }
+  std::string text = util::format_thousands(std::llround(*clocks.sm_mean_mhz)) + " MHz";
+  if (clocks.sm_default_mhz) {
+    text += " of " + util::format_thousands(*clocks.sm_default_mhz);
+  }
+  if (clocks.dropped_samples > 0) {
+    text += ", " + std::to_string(clocks.dropped_samples) + (clocks.dropped_samples == 1 ? " slow sample" : " slow samples")
+            + " dropped";
+  }
+  for (const auto& reason : clocks.event_reasons) {
+    text += ", " + reason;
+  }
+  return text;
+}
+
+// The operators that ran in each cell of one dataset, the page faults where they are not ~0, and the
+// CUDA variants and clocks where recorded; false when the dataset profiled nothing (files older than 1.2.0).
 Data operators_block(const SiteDataset& entry, const std::string& name)
 {
   Data cells = list();
   bool faults = false;
+  bool cuda = false;
   for (const auto& cell : entry.data.results) {
     if (cell.layer != name || cell.operators.empty()) {
       continue;
@@ -150,6 +179,12 @@ Data operators_block(const SiteDataset& entry, const std::string& name)
     view.set("batch", std::to_string(cell.batch_size));
     view.set("operators", operator_items(cell));
     view.set("page_faults", per_iteration >= k_page_faults_shown ? util::format_thousands(static_cast<int64_t>(std::llround(per_iteration))) : std::string("~0"));
+    if (cell.cuda) {
+      cuda = true;
+      view.set("graph", variant_text(cell.cuda->graph_over_eager, cell.cuda->graph_skip_reason));
+      view.set("cold", variant_text(cell.cuda->cold_over_hot, cell.cuda->cold_skip_reason));
+      view.set("clock", clock_text(cell.cuda->clocks));
+    }
     cells.push_back(view);
   }
   if (cells.is_empty_list()) {
@@ -160,6 +195,7 @@ Data operators_block(const SiteDataset& entry, const std::string& name)
   block.set("anchor", "operators-" + entry.slug); // one block per dataset: ids must differ
   block.set("cells", cells);
   block.set("has_page_faults", Data(faults));
+  block.set("has_cuda", Data(cuda));
   const dataset::Layer* layer = dataset::find_layer(entry.data, name);
   block.set("dispatch", layer && !layer->dispatch.empty() ? Data(layer->dispatch) : Data(false));
   return block;

@@ -164,6 +164,15 @@ CASES = [
     ("peak rate zero", put({"method": "m", "compute": [dict(PEAK, flop_per_s=0)]}, "environment", "peaks")),
     ("unknown field in a peak", put({"method": "m", "compute": [dict(PEAK, tflops=1)]}, "environment", "peaks")),
     ("negative bytes per sample", put(-4.0, "layers", 0, "bytes_per_sample")),
+    ("cuda record without clocks", put({"graph_skip_reason": "x", "cold_skip_reason": "y"}, "results", 0, "cuda")),
+    ("cuda graph median zero", put({"graph": {"median_ms": 0.0, "p25_ms": 0.0, "p75_ms": 0.0, "samples": 3,
+                                              "iterations_per_sample": 1, "noise": 0.0},
+                                    "cold_skip_reason": "y",
+                                    "clocks": {"threshold": 0.75, "event_reasons": [], "dropped_samples": 0,
+                                               "kept_below_threshold": 0}}, "results", 0, "cuda")),
+    ("cuda clock threshold above 1", put({"graph_skip_reason": "x", "cold_skip_reason": "y",
+                                          "clocks": {"threshold": 75, "event_reasons": [], "dropped_samples": 0,
+                                                     "kept_below_threshold": 0}}, "results", 0, "cuda")),
 ]
 
 

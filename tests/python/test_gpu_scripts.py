@@ -118,6 +118,30 @@ class ValidationReportCells(unittest.TestCase):
         self.assertEqual(report["summary"]["cells_outside_band"], ["Dropout/8"])
         self.assertIn("**Dropout / 8**: ratio 1.200", (Path(self.folder.name) / "v.md").read_text())
 
+    def test_cuda_method_is_the_median_over_runs_and_absent_before_1_3(self):
+        runs = []
+        for ratio, mhz in ((0.30, 1980.0), (0.40, 1970.0), (0.35, 1960.0)):
+            linear = cell("Linear", 8, 0.1)
+            linear["cuda"] = {"graph_over_eager": ratio, "cold_over_hot": 1.5, "l2_flush_bytes": 104857600,
+                              "clocks": {"sm_mean_mhz": mhz, "sm_default_mhz": 1980, "threshold": 0.75,
+                                         "event_reasons": ["sw_power_cap"] if mhz < 1970 else [],
+                                         "dropped_samples": 1, "kept_below_threshold": 0}}
+            dropout = cell("Dropout", 8, 0.012)
+            dropout["cuda"] = {"graph_skip_reason": "operation not permitted when stream is capturing",
+                               "cold_over_hot": 1.1, "clocks": {"threshold": 0.75, "event_reasons": [],
+                                                                "dropped_samples": 0, "kept_below_threshold": 0}}
+            runs.append([linear, cell("Conv2d", 8, 0.2), dropout])
+        self.inputs = Inputs(self.folder.name, runs=runs)
+        rows = {row["layer"]: row for row in self.report()["cells"]}
+        self.assertAlmostEqual(rows["Linear"]["graph_over_eager"], 0.35)
+        self.assertAlmostEqual(rows["Linear"]["sm_mean_mhz"], 1970.0)
+        self.assertEqual(rows["Linear"]["dropped_samples"], 3)
+        self.assertEqual(rows["Linear"]["clock_event_reasons"], ["sw_power_cap"])
+        self.assertIsNone(rows["Dropout"]["graph_over_eager"])
+        self.assertNotIn("graph_over_eager", rows["Conv2d"])  # no 1.3.0 record
+        markdown = (Path(self.folder.name) / "v.md").read_text()
+        self.assertIn("| Dropout | 8 | not captured: operation not permitted when stream is capturing | 1.100 |", markdown)
+
     def test_cross_run_cv_is_sample_stdev_over_mean(self):
         row = self.report()["cells"][0]
         self.assertAlmostEqual(row["cross_run_cv"], 0.01)  # 0.099, 0.100, 0.101: stdev 0.001
