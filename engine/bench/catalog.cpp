@@ -21,7 +21,7 @@ template<typename Module>
 Instance single(Module module, torch::Tensor input, torch::Device device)
 {
   module->to(device);
-  return {module.ptr(), [module, input]() mutable { return module->forward(input); }};
+  return {module.ptr(), input, [module](const torch::Tensor& x) mutable { return module->forward(x); }};
 }
 
 LayerSpec conv2d()
@@ -96,7 +96,7 @@ LayerSpec linear()
             nn::Linear module(in, out);
             module->to(device);
             auto input = torch::randn({batch, in}, on(device));
-            return Instance{module.ptr(), [module, input]() { return torch::linear(input, module->weight, module->bias); }};
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) { return torch::linear(x, module->weight, module->bias); }};
           }};
   spec.dispatch = "the ATen operator of Python's nn.Linear, aten::linear (LibTorch's C++ module calls aten::addmm "
                   "directly for 2-D input)";
@@ -154,7 +154,7 @@ LayerSpec lstm()
             nn::LSTM module(nn::LSTMOptions(k_lstm.input, k_lstm.hidden).num_layers(k_lstm.layers).bidirectional(true));
             module->to(device);
             auto input = torch::randn({k_lstm.steps, batch, k_lstm.input}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input)); }};
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable { return std::get<0>(module->forward(x)); }};
           }};
 }
 
@@ -175,7 +175,7 @@ LayerSpec gru()
             nn::GRU module(nn::GRUOptions(k_gru.input, k_gru.hidden).num_layers(k_gru.layers));
             module->to(device);
             auto input = torch::randn({k_gru.steps, batch, k_gru.input}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input)); }};
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable { return std::get<0>(module->forward(x)); }};
           }};
 }
 
@@ -209,8 +209,8 @@ LayerSpec multihead_attention()
             nn::MultiheadAttention module(nn::MultiheadAttentionOptions(k_attention.d, k_attention.heads));
             module->to(device);
             auto input = torch::randn({k_attention.seq, batch, k_attention.d}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable {
-                              return self_attention_like_python(*module, input, NeedWeights::yes);
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable {
+                              return self_attention_like_python(*module, x, NeedWeights::yes);
                             }};
           }};
   spec.dispatch = "the ATen operators of Python's nn.MultiheadAttention called as mha(x, x, x) (need_weights=True: "
@@ -241,8 +241,8 @@ LayerSpec transformer_encoder()
               nn::TransformerEncoderOptions(nn::TransformerEncoderLayerOptions(a.d, a.heads).dim_feedforward(ff), 1));
             module->to(device);
             auto input = torch::randn({a.seq, batch, a.d}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable {
-                              auto output = input;
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable {
+                              auto output = x;
                               for (const auto& layer : *module->layers) {
                                 output = encoder_layer_like_python(*layer->as<nn::TransformerEncoderLayerImpl>(), output);
                               }
@@ -348,27 +348,35 @@ LayerSpec dropout()
           }};
 }
 
+// A layer whose input is an image batch, N x C x H x W.
+LayerSpec four_d(LayerSpec spec)
+{
+  spec.rank = InputRank::four_d;
+  return spec;
+}
+
 } // namespace
 
 const std::vector<LayerSpec>& catalog()
 {
   // The order of the reference page's table.
   static const std::vector<LayerSpec> layers = {
-    conv2d(),
+    four_d(conv2d()),
     conv1d(),
-    conv_transpose2d(),
+    four_d(conv_transpose2d()),
     linear(),
     lstm(),
     gru(),
     transformer_encoder(),
     multihead_attention(),
-    batch_norm2d(),
+    four_d(batch_norm2d()),
     layer_norm(),
     embedding(),
-    pool<nn::MaxPool2d, nn::MaxPool2dOptions>("MaxPool2d", "nn.MaxPool2d", "MaxPool2d(2,stride=2) 128ch 32x32",
-                                              "(K*K - 1)*C*H_out*W_out (compares)", "(2*2 - 1)*128*16*16", 3),
-    pool<nn::AvgPool2d, nn::AvgPool2dOptions>("AvgPool2d", "nn.AvgPool2d", "AvgPool2d(2,stride=2) 128ch 32x32",
-                                              "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)", "2*2*128*16*16", 4),
+    four_d(pool<nn::MaxPool2d, nn::MaxPool2dOptions>("MaxPool2d", "nn.MaxPool2d", "MaxPool2d(2,stride=2) 128ch 32x32",
+                                                     "(K*K - 1)*C*H_out*W_out (compares)", "(2*2 - 1)*128*16*16", 3)),
+    four_d(pool<nn::AvgPool2d, nn::AvgPool2dOptions>("AvgPool2d", "nn.AvgPool2d", "AvgPool2d(2,stride=2) 128ch 32x32",
+                                                     "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)",
+                                                     "2*2*128*16*16", 4)),
     dropout(),
   };
   return layers;
@@ -403,6 +411,8 @@ int64_t count_parameters(const LayerSpec& spec)
 {
   return count_parameters(*spec.instantiate(1, torch::kCPU).module);
 }
+
+LayerTraits traits(const LayerSpec& spec) { return {spec.name, spec.rank}; }
 
 dataset::Layer describe(const LayerSpec& spec)
 {

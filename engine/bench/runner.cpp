@@ -2,6 +2,7 @@
 #include "bench/runner.hpp"
 
 #include "bench/canary.hpp"
+#include "bench/corner.hpp"
 #include "bench/catalog.hpp"
 #include "dataset/speed_class.hpp"
 #include "dataset/io.hpp"
@@ -64,7 +65,8 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   dataset::Methodology m;
   m.timer = backend.timer_name();
   m.dtype = "float32";
-  m.inference_mode = true;
+  // Whether every cell ran in inference mode; a cube's cells say their own mode in results[].axes.
+  m.inference_mode = options.axes.mode == std::vector<dataset::GradMode>{dataset::GradMode::inference_mode};
   m.layers = layers;
   m.batch_sizes = options.batch_sizes;
   m.warmup_seconds = s.warmup_seconds;
@@ -84,6 +86,10 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.precision = precision_in_force();
   m.dispatch = k_dispatch;
   m.canary = Canary::describe();
+  m.axes = options.axes;
+  if (!options.axes.is_reference()) {
+    m.axes_text = describe_axes();
+  }
   return m;
 }
 
@@ -154,7 +160,8 @@ dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::s
   result.id = "local-" + slug(environment.device.name);
   result.version = 0;
   // The title names what was measured: "2 PyTorch layers" for a run of two.
-  result.title = "Forward pass of " + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s")
+  result.title = std::string(options.axes.is_reference() ? "Forward pass" : "Performance settings") + " of "
+                 + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s")
                  + " on " + environment.device.name + " (local run)";
   result.license.attribution = "LayerBench contributors, PyTorch layer forward-pass benchmark, measured with layerbench "
                                + std::string(build_info::k_version) + ", licensed CC BY 4.0";
@@ -212,6 +219,17 @@ void save_checkpoint(const std::filesystem::path& path, const dataset::Dataset& 
   }
 }
 
+std::vector<std::string> layers_of(const RunOptions& options)
+{
+  std::vector<std::string> layers = options.layers;
+  if (layers.empty()) {
+    for (const auto& spec : catalog()) {
+      layers.push_back(spec.name);
+    }
+  }
+  return layers;
+}
+
 std::string describe_cell(const dataset::Cell& cell)
 {
   if (cell.status == dataset::CellStatus::skipped) {
@@ -246,14 +264,25 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& out)
   return out.string() + ".partial";
 }
 
+PlanDevice plan_device(const DeviceBackend& backend)
+{
+  return backend.device().is_cuda() ? PlanDevice::cuda : PlanDevice::cpu;
+}
+
+Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend)
+{
+  std::vector<LayerTraits> layers;
+  for (const auto& name : layers_of(options)) {
+    layers.push_back(traits(find_layer(name)));
+  }
+  return estimate(layers, options.batch_sizes.size(), dataset::corners(options.axes), plan_device(backend),
+                  options.settings.warmup_seconds, options.settings.stopping);
+}
+
 dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted)
 {
-  std::vector<std::string> layers = options.layers;
-  if (layers.empty()) {
-    for (const auto& spec : catalog()) {
-      layers.push_back(spec.name);
-    }
-  }
+  const auto layers = layers_of(options);
+  const auto corners = dataset::corners(options.axes);
   if (options.threads > 0) {
     at::set_num_threads(options.threads);
   }
@@ -273,15 +302,23 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   }
 
   const auto shard = options.shard.empty() ? std::optional<dataset::Shard>() : dataset::parse_shard(options.shard);
-  std::vector<std::pair<const LayerSpec*, int>> todo;
+  struct Todo
+  {
+    const LayerSpec* spec;
+    int batch;
+    dataset::Axes axes;
+  };
+  std::vector<Todo> todo;
   size_t index = 0;
   for (const auto& name : layers) {
     const auto& spec = find_layer(name);
     for (int batch : options.batch_sizes) {
-      const bool mine = !shard || dataset::in_shard(*shard, index);
-      ++index;
-      if (mine && !dataset::find_cell(result, name, batch)) {
-        todo.emplace_back(&spec, batch);
+      for (const auto& corner : corners) {
+        const bool mine = !shard || dataset::in_shard(*shard, index);
+        ++index;
+        if (mine && !dataset::find_cell(result, name, batch, corner)) {
+          todo.push_back({&spec, batch, corner});
+        }
       }
     }
   }
@@ -290,12 +327,18 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   util::Progress progress(todo.size(), util::progress_style_for(stderr));
   size_t saved = result.results.size(); // cells the checkpoint holds: those resumed, if any
   Canary canary(backend);
-  for (const auto& [spec, batch] : todo) {
-    progress.start(spec->name + " batch " + std::to_string(batch));
-    const auto machine = canary.measure();
-    auto cell = measure_cell(*spec, batch, options.settings, backend, interrupted);
-    if (cell) {
-      cell->canary = machine;
+  const auto device = plan_device(backend);
+  for (const auto& [spec, batch, axes] : todo) {
+    progress.start(spec->name + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes)));
+    std::optional<dataset::Cell> cell;
+    if (const auto reason = unsupported(axes, device, traits(*spec))) {
+      cell = skipped_cell(spec->name, batch, axes, *reason);
+    } else {
+      const auto machine = canary.measure();
+      cell = measure_cell(*spec, batch, axes, options.settings, backend, interrupted);
+      if (cell) {
+        cell->canary = machine;
+      }
     }
     if (!cell) {
       save_checkpoint(checkpoint, result, saved);
@@ -313,7 +356,8 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     const auto layer = std::find(layers.begin(), layers.end(), cell.layer) - layers.begin();
     const auto batch = std::find(options.batch_sizes.begin(), options.batch_sizes.end(), cell.batch_size)
                        - options.batch_sizes.begin();
-    return std::make_pair(layer, batch);
+    const auto corner = std::find(corners.begin(), corners.end(), cell.axes) - corners.begin();
+    return std::make_tuple(layer, batch, corner);
   };
   std::stable_sort(result.results.begin(), result.results.end(),
                    [&](const auto& a, const auto& b) { return position(a) < position(b); });

@@ -104,6 +104,30 @@ void require(bool condition, const std::string& message)
   }
 }
 
+void apply_preset(const bench::Preset& preset, bench::MeasureSettings& settings)
+{
+  if (preset.warmup_seconds) {
+    settings.warmup_seconds = *preset.warmup_seconds;
+  }
+  if (preset.min_samples) {
+    settings.stopping.min_samples = *preset.min_samples;
+  }
+  if (preset.cell_budget_seconds) {
+    settings.stopping.budget_seconds = *preset.cell_budget_seconds;
+  }
+}
+
+void print_estimate(const bench::RunOptions& options, const bench::DeviceBackend& backend)
+{
+  const auto e = bench::estimate_run(options, backend);
+  std::cerr << "layerbench: " << e.cells << " cells (" << e.cells / static_cast<int>(options.batch_sizes.size())
+            << " layer x corner pairs x " << options.batch_sizes.size() << " batch sizes), " << e.skipped
+            << " of them unsupported and recorded as skipped, " << e.train << " train cells of "
+            << bench::k_train_parts << " timed parts; estimate about " << util::format_fixed(e.seconds / 60, 1)
+            << " min (budget, warm-up and " << util::format_fixed(bench::k_cell_overhead_seconds, 1)
+            << " s overhead per part; layers whose single call outlasts the budget take longer)\n";
+}
+
 void apply_overrides(const po::variables_map& values, bench::MeasureSettings& settings)
 {
   if (values.count("warmup")) {
@@ -211,7 +235,15 @@ po::options_description run_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
     ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
     ("layers", po::value<std::string>(), "comma-separated subset of the catalog (default: all 14; see 'layerbench layers')")
-    ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes")
+    ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes (default: the preset's)")
+    ("preset", po::value<std::string>()->default_value("reference"),
+     "reference (one corner: fp32, contiguous, cudnn.benchmark off, inference mode, eager) or cube (every "
+     "combination of settings the device supports; on the CPU batch sizes 1,8 and short budgets, about 15 minutes "
+     "on 2 cores)")
+    ("axes", po::value<std::vector<std::string>>()->composing(),
+     "AXIS=VALUE[,VALUE...], repeatable, replaces the preset's values of one axis: precision=fp32,tf32,bf16,fp16 "
+     "memory_format=contiguous,channels_last cudnn_benchmark=off,on mode=inference_mode,no_grad,train "
+     "compiled=eager,aot_inductor; corners a layer or device cannot run are recorded as skipped cells")
     ("resume", "continue an interrupted run from OUT.partial")
     ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"); see 'layerbench merge'")
     ("threads", po::value<int>()->default_value(0), "intra-op threads for the CPU (0: torch's default)")
@@ -236,7 +268,13 @@ int run(const po::variables_map& values)
   if (values.count("layers")) {
     options.layers = parse_layers(values["layers"].as<std::string>());
   }
-  options.batch_sizes = parse_batch_sizes(values["batch-sizes"].as<std::string>());
+  const auto preset_name = bench::parse_preset(values["preset"].as<std::string>());
+  const auto axes_arguments = values.count("axes") ? values["axes"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  // Checked before the lock and the device, so a misspelt axis costs nothing.
+  dataset::AxisGrid scratch;
+  for (const auto& argument : axes_arguments) {
+    dataset::apply_axes_argument(scratch, argument);
+  }
   options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
   options.threads = values["threads"].as<int>();
   require(options.threads >= 0, "--threads: must be 0 or more");
@@ -258,8 +296,17 @@ int run(const po::variables_map& values)
   check_output(options.out, options.resume);
 
   auto backend = bench::make_backend(choice);
+  const auto preset = bench::preset(preset_name, bench::plan_device(*backend));
+  options.axes = preset.grid;
+  for (const auto& argument : axes_arguments) {
+    dataset::apply_axes_argument(options.axes, argument);
+  }
+  options.batch_sizes = values["batch-sizes"].defaulted() ? preset.batch_sizes
+                                                          : parse_batch_sizes(values["batch-sizes"].as<std::string>());
   options.settings = bench::default_settings(backend->device().type());
+  apply_preset(preset, options.settings);
   apply_overrides(values, options.settings);
+  print_estimate(options, *backend);
 
   std::cerr << "layerbench: measuring on " << (backend->device().is_cuda() ? "CUDA" : "CPU") << ", checkpoint "
             << bench::checkpoint_path(options.out).string() << "\n";

@@ -5,6 +5,8 @@
 // and writes datasets through dataset/io.hpp. data/schema/dataset.schema.json describes the same thing,
 // and tests/test_dataset_schema.cpp keeps the two in step.
 
+#include "dataset/axes.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,7 +29,8 @@ struct SchemaVersion
 // 1.1.0 added methodology.shard and provenance.source.{device, software, torch_version, notes}.
 // 1.2.0 added methodology.{cpu_memory_policy, cpu_memory_policy_text, precision, dispatch},
 // environment.glibc_tunables, layers[].dispatch and results[].{page_faults_per_iteration, operators, kernels}.
-inline constexpr SchemaVersion k_schema_version{1, 2, 0};
+// 1.3.0 added methodology.axes, results[].axes and results[].train (the performance-setting cube, issue 13).
+inline constexpr SchemaVersion k_schema_version{1, 3, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -140,6 +143,10 @@ struct Methodology
   std::string precision; // what float32 means on each backend (TF32 and the like)
   std::string dispatch;  // what "the operators Python's module runs" means for this run
   std::string canary;    // what results[].canary times (bench/canary.hpp)
+  // The axes' values measured (1.3.0); the declared matrix is layers x batch_sizes x corners(axes).
+  // Older files, and runs of the reference corner only, have the default grid.
+  AxisGrid axes;
+  std::string axes_text; // how each axis is applied, in words
 };
 
 struct Layer
@@ -197,10 +204,21 @@ struct CanaryTime
   double copy_ms = 0;   // 32 MiB float32 copy
 };
 
+// A train-mode cell's parts, timed apart as DeepBench reports fwd, bwd_inputs and bwd_params (1.3.0).
+// The cell's own stats time the whole step: one forward and one backward for both gradients.
+struct TrainTimes
+{
+  Stats forward;                         // the forward with autograd recording
+  std::optional<Stats> backward_input;   // absent where the input is not differentiable (Embedding's indices)
+  std::optional<Stats> backward_weight;  // absent for layers without parameters
+  double sum_ms = 0;                     // forward + backward_input + backward_weight medians
+};
+
 struct Cell
 {
   std::string layer;
   int batch_size = 0;
+  Axes axes; // the reference corner unless the file says otherwise (1.3.0)
   CellStatus status = CellStatus::ok;
   std::string skip_reason; // skipped only
   std::optional<Stats> stats;
@@ -215,6 +233,7 @@ struct Cell
   std::optional<CanaryTime> canary;
   std::vector<Operator> operators; // empty when not profiled
   std::vector<Kernel> kernels;
+  std::optional<TrainTimes> train; // mode train only
 };
 
 struct Dataset
@@ -236,7 +255,11 @@ struct Dataset
 };
 
 const Layer* find_layer(const Dataset& dataset, const std::string& name);
+// The reference corner's cell (fp32, contiguous, eager, inference mode), what the home table shows.
 const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size);
+const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size, const Axes& axes);
+// Whether the dataset measured any corner but the reference.
+bool has_axes(const Dataset& dataset);
 
 std::string to_string(Kind kind);
 std::string to_string(CellStatus status);

@@ -9,6 +9,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace layerbench::dataset {
 
@@ -84,13 +85,15 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
     throw UsageError("merge: give the shard files to merge");
   }
   require_all_shards(shards);
-  std::map<std::pair<std::string, int>, std::pair<const Cell*, std::string>> cells;
+  std::map<std::tuple<std::string, int, Axes>, std::pair<const Cell*, std::string>> cells;
   for (const auto& file : shards) {
     require_same(shards.front(), file);
     for (const auto& cell : file.dataset.results) {
-      const auto [where, fresh] = cells.emplace(std::make_pair(cell.layer, cell.batch_size), std::make_pair(&cell, file.origin));
+      const auto [where, fresh]
+        = cells.emplace(std::make_tuple(cell.layer, cell.batch_size, cell.axes), std::make_pair(&cell, file.origin));
       if (!fresh) {
-        throw Error("merge: cell " + cell.layer + " at batch size " + std::to_string(cell.batch_size) + " is in both "
+        throw Error("merge: cell " + cell.layer + " at batch size " + std::to_string(cell.batch_size)
+                    + (cell.axes.is_reference() ? "" : " (" + label(cell.axes) + ")") + " is in both "
                     + where->second.second + " and " + file.origin);
       }
     }
@@ -100,7 +103,7 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
   merged.provenance.command_line = command_line;
   merged.results.clear();
   for (const auto& key : declared_matrix(merged)) {
-    const auto found = cells.find({key.layer, key.batch_size});
+    const auto found = cells.find({key.layer, key.batch_size, key.axes});
     if (found != cells.end()) {
       merged.results.push_back(*found->second.first);
       cells.erase(found);
@@ -110,7 +113,7 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
   // dropping data silently.
   for (const auto& file : shards) {
     for (const auto& cell : file.dataset.results) {
-      if (cells.count({cell.layer, cell.batch_size})) {
+      if (cells.count({cell.layer, cell.batch_size, cell.axes})) {
         merged.results.push_back(cell);
       }
     }

@@ -31,12 +31,14 @@ enum class Completeness { complete, partial };
 
 std::vector<Problem> check(const Dataset& dataset, Completeness completeness = Completeness::complete);
 
-// The matrix a dataset declares: methodology.layers x methodology.batch_sizes, restricted to its
-// shard, in layer-major order. For a published reference: its layers x the batch sizes it gives.
+// The matrix a dataset declares: methodology.layers x methodology.batch_sizes x the corners of
+// methodology.axes, restricted to its shard, in layer-major order (the corners vary fastest). For a
+// published reference: its layers x the batch sizes it gives, at the reference corner.
 struct CellKey
 {
   std::string layer;
   int batch_size = 0;
+  Axes axes;
 };
 std::vector<CellKey> declared_matrix(const Dataset& dataset);
 

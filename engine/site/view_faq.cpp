@@ -236,6 +236,7 @@ PageSpec faq_page(const SiteData& site, Data base)
   view.set("scaling", scaling_answer(data));
   view.set("flops", flops_answer(data));
   view.set("method", methodology_answer(data));
+  view.set("settings", settings_answer(site));
   return {"faq", "faq.html", std::move(view), "faq"};
 }
 
