@@ -66,7 +66,14 @@ Data speedup_cell(const Cell* base, const Cell* cell)
   return view;
 }
 
-// The corners a dataset declares, but the baseline, split by whether they train.
+Axes train_baseline()
+{
+  Axes axes;
+  axes.mode = dataset::GradMode::train;
+  return axes;
+}
+
+// The corners a dataset declares, but the baselines, split by whether they train.
 std::vector<Axes> declared_corners(const Dataset& data, bool train)
 {
   std::vector<Axes> result;
@@ -74,18 +81,11 @@ std::vector<Axes> declared_corners(const Dataset& data, bool train)
     return result;
   }
   for (const auto& corner : dataset::corners(data.methodology->axes)) {
-    if ((corner.mode == dataset::GradMode::train) == train && !corner.is_reference()) {
+    if ((corner.mode == dataset::GradMode::train) == train && !corner.is_reference() && corner != train_baseline()) {
       result.push_back(corner);
     }
   }
   return result;
-}
-
-Axes train_baseline()
-{
-  Axes axes;
-  axes.mode = dataset::GradMode::train;
-  return axes;
 }
 
 Data corner_headers(const std::vector<Axes>& corners)
