@@ -50,12 +50,13 @@ TEST_CASE("bench::AutocastScope")
     {
       bench::AutocastScope outer(c10::DeviceType::CPU, c10::ScalarType::BFloat16);
       CHECK(at::autocast::is_autocast_enabled(c10::DeviceType::CPU));
-      CHECK(at::autocast::get_autocast_dtype(c10::DeviceType::CPU) == c10::ScalarType::BFloat16);
+      // ScalarType has no doctest printer: compare as a bool.
+      CHECK(bool(at::autocast::get_autocast_dtype(c10::DeviceType::CPU) == c10::ScalarType::BFloat16));
       const auto a = torch::randn({4, 4});
-      CHECK(torch::mm(a, a).scalar_type() == c10::ScalarType::BFloat16);
+      CHECK(bool(torch::mm(a, a).scalar_type() == c10::ScalarType::BFloat16));
     }
     CHECK(!at::autocast::is_autocast_enabled(c10::DeviceType::CPU));
-    CHECK(at::autocast::get_autocast_dtype(c10::DeviceType::CPU) == before);
+    CHECK(bool(at::autocast::get_autocast_dtype(c10::DeviceType::CPU) == before));
   }
 }
 
