@@ -181,7 +181,7 @@ state=$(cat "$work/merge.state")
 [[ $state == COMPLETED ]] || { echo "FAIL: merge job $merge_id ended $state"; cat "$out/logs/merge.log"; exit 1; }
 wait "$whole_pid" || { echo "FAIL: the one-process run failed"; cat "$work/whole.log"; exit 1; }
 
-grep -q "layerbench: error: interrupted: " "$out/logs/shard-$((requeued - 1)).log" \
+grep -Eq "layerbench: error: interrupted( while measuring the device.s peaks)?: " "$out/logs/shard-$((requeued - 1)).log" \
   || { echo "FAIL: shard $requeued's log does not show the run interrupted by the requeue"; cat "$out/logs/shard-$((requeued - 1)).log"; exit 1; }
 "$binary" validate "$out/merged.json"
 python3 - "$out" "$work/whole.json" "$requeued" << 'PYTHON'

@@ -6,7 +6,7 @@ using namespace layerbench::bench;
 
 namespace {
 
-std::optional<ClockReading> at(unsigned mhz, uint64_t reasons = 0)
+std::optional<ClockReading> reading(unsigned mhz, uint64_t reasons = 0)
 {
   return ClockReading{mhz, reasons};
 }
@@ -34,10 +34,10 @@ TEST_CASE("bench::ClockLog")
   SUBCASE("a reading below 75% of the default clock is dropped, one at or above it kept")
   {
     ClockLog log(1980);
-    CHECK(log.record(at(1980), DropPolicy::drop_slow) == SampleFate::keep);
-    CHECK(log.record(at(1485), DropPolicy::drop_slow) == SampleFate::keep); // exactly 75 %
-    CHECK(log.record(at(1484), DropPolicy::drop_slow) == SampleFate::drop);
-    CHECK(log.record(at(345), DropPolicy::drop_slow) == SampleFate::drop);
+    CHECK(log.record(reading(1980), DropPolicy::drop_slow) == SampleFate::keep);
+    CHECK(log.record(reading(1485), DropPolicy::drop_slow) == SampleFate::keep); // exactly 75 %
+    CHECK(log.record(reading(1484), DropPolicy::drop_slow) == SampleFate::drop);
+    CHECK(log.record(reading(345), DropPolicy::drop_slow) == SampleFate::drop);
     CHECK(log.dropped() == 2);
     const auto clocks = log.summary("");
     CHECK(clocks.dropped_samples == 2);
@@ -50,7 +50,7 @@ TEST_CASE("bench::ClockLog")
   SUBCASE("once the budget is spent a slow reading is kept and counted")
   {
     ClockLog log(2000);
-    CHECK(log.record(at(1000), DropPolicy::keep_all) == SampleFate::keep);
+    CHECK(log.record(reading(1000), DropPolicy::keep_all) == SampleFate::keep);
     CHECK(log.kept_below_threshold() == 1);
     CHECK(log.summary("").dropped_samples == 0);
     CHECK(*log.summary("").sm_mean_mhz == doctest::Approx(1000));
@@ -58,7 +58,7 @@ TEST_CASE("bench::ClockLog")
   SUBCASE("without a default clock nothing is dropped, the clock is still recorded")
   {
     ClockLog log(std::nullopt);
-    CHECK(log.record(at(100), DropPolicy::drop_slow) == SampleFate::keep);
+    CHECK(log.record(reading(100), DropPolicy::drop_slow) == SampleFate::keep);
     const auto clocks = log.summary("");
     CHECK(!clocks.sm_default_mhz);
     CHECK(*clocks.sm_mean_mhz == doctest::Approx(100));
@@ -74,9 +74,9 @@ TEST_CASE("bench::ClockLog")
   SUBCASE("the reasons seen at any reading, dropped ones included, gpu_idle left out")
   {
     ClockLog log(1980);
-    log.record(at(1980, 0x1), DropPolicy::drop_slow);
-    log.record(at(900, 0x4 | 0x1), DropPolicy::drop_slow);
-    log.record(at(1900, 0x20), DropPolicy::drop_slow);
+    log.record(reading(1980, 0x1), DropPolicy::drop_slow);
+    log.record(reading(900, 0x4 | 0x1), DropPolicy::drop_slow);
+    log.record(reading(1900, 0x20), DropPolicy::drop_slow);
     CHECK(log.summary("").event_reasons == std::vector<std::string>{"sw_power_cap", "sw_thermal_slowdown"});
   }
   SUBCASE("a reading without a clock value keeps its sample and still gives its reasons")

@@ -2,6 +2,7 @@
 
 #include "bench/cpu_backend.hpp"
 #include "dataset/io.hpp"
+#include "dataset/validate.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -232,11 +233,59 @@ TEST_CASE("bench::run_matrix")
 
   SUBCASE("a shard measures only its cells")
   {
+    // As `run --shard 2/3` gives it: the shard's cells from the plan (bench::plan_matrix, tested apart).
     auto options = small_run(dir.path / "run.json");
     options.shard = "2/3";
+    options.shard_plan = "cost-balanced, longest cells first, over test costs";
+    options.shard_cells = {{"LayerNorm", 1, {}}};
     const auto result = bench::run_matrix(options, *backend, interrupted);
     REQUIRE(result.results.size() == 1);
     CHECK(result.results[0].layer == "LayerNorm");
+    CHECK(dataset::check(result).empty());
+  }
+}
+
+TEST_CASE("bench::run_matrix axes")
+{
+  TempDir dir;
+  auto backend = bench::make_cpu_backend();
+  std::atomic<bool> interrupted{false};
+  auto options = small_run(dir.path / "cube.json");
+  options.layers = {"AvgPool2d", "Dropout"};
+  dataset::apply_axes_argument(options.axes, "memory_format=contiguous,channels_last");
+  dataset::apply_axes_argument(options.axes, "mode=inference_mode,train");
+  const auto result = bench::run_matrix(options, *backend, interrupted);
+
+  SUBCASE("every corner of the declared cube is a cell, and the dataset is valid")
+  {
+    CHECK(result.results.size() == 2 * 4);
+    CHECK(dataset::check(result).empty());
+    CHECK(result.methodology->axes == options.axes);
+    CHECK(!result.methodology->inference_mode);
+    CHECK(!result.methodology->axes_text.empty());
+  }
+  SUBCASE("channels_last on a layer without 4-D input is skipped with its reason; on a pool it runs")
+  {
+    dataset::Axes channels_last;
+    channels_last.memory_format = dataset::MemoryFormat::channels_last;
+    const auto* dropout = dataset::find_cell(result, "Dropout", 1, channels_last);
+    REQUIRE(dropout);
+    CHECK(dropout->status == dataset::CellStatus::skipped);
+    CHECK(dropout->skip_reason.find("4-D") != std::string::npos);
+    const auto* pool = dataset::find_cell(result, "AvgPool2d", 1, channels_last);
+    REQUIRE(pool);
+    CHECK(pool->status == dataset::CellStatus::ok);
+  }
+  SUBCASE("train cells carry their parts; the reference cell is what find_cell gives without axes")
+  {
+    dataset::Axes train;
+    train.mode = dataset::GradMode::train;
+    const auto* cell = dataset::find_cell(result, "AvgPool2d", 1, train);
+    REQUIRE(cell);
+    REQUIRE(cell->train);
+    CHECK(cell->train->backward_input);
+    CHECK(!cell->train->backward_weight);
+    CHECK(dataset::find_cell(result, "AvgPool2d", 1)->axes.is_reference());
   }
 }
 

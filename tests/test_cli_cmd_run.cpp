@@ -1,5 +1,7 @@
 // The command line of `layerbench run` and `layerbench layers`, through the real binary.
 #if LAYERBENCH_WITH_TORCH
+#include "test_shell.hpp"
+
 #include <array>
 #include <cstdio>
 #include <doctest/doctest.h>
@@ -15,24 +17,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result
-{
-  int status;
-  std::string output; // stdout and stderr together
-};
+using Result = layerbench::test::ShellResult;
 
-Result layerbench(const std::string& arguments)
+Result run_cli(const std::string& arguments)
 {
-  const std::string command = std::string(LAYERBENCH_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) {
-    output += buffer.data();
-  }
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+  return layerbench::test::shell(std::string(LAYERBENCH_BINARY) + " " + arguments);
 }
 
 struct TempDir
@@ -54,7 +43,7 @@ TEST_CASE("cli::cmd_run")
     const int held = ::open((out.string() + ".lock").c_str(), O_RDWR | O_CREAT, 0644);
     REQUIRE(held >= 0);
     REQUIRE(::flock(held, LOCK_EX | LOCK_NB) == 0);
-    const auto r = layerbench("run --device cpu --layers Dropout --batch-sizes 1 --cell-budget 0.01 --out " + out.string());
+    const auto r = run_cli("run --device cpu --layers Dropout --batch-sizes 1 --cell-budget 0.01 --out " + out.string());
     ::close(held);
     CHECK(r.status == 1);
     CHECK(r.output.find("another layerbench run is writing this output") != std::string::npos);
@@ -63,7 +52,7 @@ TEST_CASE("cli::cmd_run")
   }
   SUBCASE("--help lists every option with its default")
   {
-    const auto r = layerbench("run --help");
+    const auto r = run_cli("run --help");
     CHECK(r.status == 0);
     for (const char* option : {"--out", "--device", "--layers", "--batch-sizes", "--resume", "--shard", "--threads",
                                "--warmup", "--block-target", "--noise-target", "--min-samples", "--max-samples",
@@ -75,43 +64,43 @@ TEST_CASE("cli::cmd_run")
   }
   SUBCASE("an unknown option is a usage error")
   {
-    const auto r = layerbench("run --speed 11");
+    const auto r = run_cli("run --speed 11");
     CHECK(r.status == 2);
     CHECK(r.output.find("layerbench: error: run: unrecognised option '--speed'") != std::string::npos);
   }
   SUBCASE("an unknown layer is a usage error with a hint")
   {
-    const auto r = layerbench("run --layers Conv2d,Convv1d --out " + (dir.path / "x.json").string());
+    const auto r = run_cli("run --layers Conv2d,Convv1d --out " + (dir.path / "x.json").string());
     CHECK(r.status == 2);
     CHECK(r.output.find("unknown layer 'Convv1d', did you mean 'Conv1d'?") != std::string::npos);
   }
   SUBCASE("a bad batch size is a usage error")
   {
-    const auto r = layerbench("run --batch-sizes 1,eight");
+    const auto r = run_cli("run --batch-sizes 1,eight");
     CHECK(r.status == 2);
     CHECK(r.output.find("--batch-sizes: 'eight' is not a batch size") != std::string::npos);
   }
   SUBCASE("a bad device is a usage error")
   {
-    const auto r = layerbench("run --device tpu");
+    const auto r = run_cli("run --device tpu");
     CHECK(r.status == 2);
     CHECK(r.output.find("--device: 'tpu' is not one of auto, cpu, cuda") != std::string::npos);
     for (const char* bad : {"cuda:", "cuda:x", "cuda:-1", "cuda:1x", "cuda:99999"}) {
       CAPTURE(bad);
-      const auto other = layerbench(std::string("run --device ") + bad);
+      const auto other = run_cli(std::string("run --device ") + bad);
       CHECK(other.status == 2);
       CHECK(other.output.find("cuda:N (N: the GPU's index)") != std::string::npos);
     }
   }
   SUBCASE("a bad noise target is a usage error")
   {
-    const auto r = layerbench("run --device cpu --noise-target 5 --out " + (dir.path / "x.json").string());
+    const auto r = run_cli("run --device cpu --noise-target 5 --out " + (dir.path / "x.json").string());
     CHECK(r.status == 2);
     CHECK(r.output.find("--noise-target") != std::string::npos);
   }
   SUBCASE("an unwritable output path fails before measuring")
   {
-    const auto r = layerbench("run --device cpu --layers Dropout --out /nonexistent/dir/x.json");
+    const auto r = run_cli("run --device cpu --layers Dropout --out /nonexistent/dir/x.json");
     CHECK(r.status == 1);
     CHECK(r.output.find("layerbench: error: /nonexistent/dir/x.json: cannot write") != std::string::npos);
     CHECK(r.output.find("measuring") == std::string::npos);
@@ -120,7 +109,7 @@ TEST_CASE("cli::cmd_run")
   {
     const auto out = dir.path / "exists.json";
     { std::FILE* f = std::fopen(out.c_str(), "w"); std::fputs("{}", f); std::fclose(f); }
-    const auto r = layerbench("run --device cpu --layers Dropout --out " + out.string());
+    const auto r = run_cli("run --device cpu --layers Dropout --out " + out.string());
     CHECK(r.status == 1);
     CHECK(r.output.find("already exists") != std::string::npos);
   }
@@ -129,17 +118,17 @@ TEST_CASE("cli::cmd_run")
     if (std::getenv("CUDA_VISIBLE_DEVICES") == nullptr && fs::exists("/dev/nvidia0")) {
       return; // a GPU is here; the device tests cover it
     }
-    const auto r = layerbench("run --device cuda --layers Dropout --out " + (dir.path / "c.json").string());
+    const auto r = run_cli("run --device cuda --layers Dropout --out " + (dir.path / "c.json").string());
     CHECK(r.status == 1);
     CHECK(r.output.find("no CUDA device") != std::string::npos);
-    const auto indexed = layerbench("run --device cuda:1 --layers Dropout --out " + (dir.path / "c1.json").string());
+    const auto indexed = run_cli("run --device cuda:1 --layers Dropout --out " + (dir.path / "c1.json").string());
     CHECK(indexed.status == 1);
     CHECK(indexed.output.find("no CUDA device") != std::string::npos);
   }
   SUBCASE("a small real run writes a dataset and removes its checkpoint")
   {
     const auto out = dir.path / "small.json";
-    const auto r = layerbench("run --device cpu --layers Dropout,MaxPool2d --batch-sizes 1 --cell-budget 0.2 "
+    const auto r = run_cli("run --device cpu --layers Dropout,MaxPool2d --batch-sizes 1 --cell-budget 0.2 "
                               "--min-samples 3 --out " + out.string());
     CHECK(r.status == 0);
     CHECK(r.output.find("wrote " + out.string() + ": 2 cells") != std::string::npos);
@@ -152,7 +141,7 @@ TEST_CASE("cli::cmd_layers")
 {
   SUBCASE("json lists every layer with counted parameters equal to the formula")
   {
-    const auto r = layerbench("layers --format json");
+    const auto r = run_cli("layers --format json");
     REQUIRE(r.status == 0);
     const auto layers = nlohmann::json::parse(r.output);
     CHECK(layers.size() == 14);
@@ -162,9 +151,9 @@ TEST_CASE("cli::cmd_layers")
   }
   SUBCASE("text lists every layer with its parameter and FLOP formulas")
   {
-    const auto r = layerbench("layers");
+    const auto r = run_cli("layers");
     REQUIRE(r.status == 0);
-    const auto layers = nlohmann::json::parse(layerbench("layers --format json").output);
+    const auto layers = nlohmann::json::parse(run_cli("layers --format json").output);
     for (const auto& layer : layers) {
       CAPTURE(layer["name"]);
       CHECK(r.output.find("params = " + layer["params_formula"].get<std::string>()) != std::string::npos);
@@ -173,7 +162,7 @@ TEST_CASE("cli::cmd_layers")
   }
   SUBCASE("an unknown format is a usage error")
   {
-    CHECK(layerbench("layers --format yaml").status == 2);
+    CHECK(run_cli("layers --format yaml").status == 2);
   }
 }
 

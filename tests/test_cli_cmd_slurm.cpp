@@ -2,6 +2,8 @@
 // The command line of `layerbench slurm`, through the real binary, with a fake sbatch on PATH. The real
 // Slurm is in tests/slurm_check.sh (CTest cluster/slurm).
 #if LAYERBENCH_WITH_TORCH
+#include "test_shell.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -17,24 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result
-{
-  int status;
-  std::string output; // stdout and stderr together
-};
-
-Result shell(const std::string& command)
-{
-  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string output;
-  std::array<char, 4096> buffer{};
-  while (fgets(buffer.data(), buffer.size(), pipe) != nullptr) {
-    output += buffer.data();
-  }
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using Result = layerbench::test::ShellResult;
+using layerbench::test::shell;
 
 std::string read(const fs::path& path)
 {

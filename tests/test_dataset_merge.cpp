@@ -7,6 +7,8 @@
 #include "test_dataset_fixture.hpp"
 #include "util/error.hpp"
 
+#include <algorithm>
+
 #include <doctest/doctest.h>
 
 using namespace layerbench;
@@ -46,6 +48,22 @@ dataset::ShardFile planned(int index, int count, const std::vector<dataset::Cell
   }
   d.results = mine;
   return {"planned" + std::to_string(index) + ".json", d};
+}
+
+// The fixture measured at two corners, inference_mode and no_grad (issue 13), in matrix order: the
+// corners vary fastest.
+dataset::Dataset two_corners()
+{
+  auto d = test::measured();
+  d.methodology->axes.mode = {dataset::GradMode::inference_mode, dataset::GradMode::no_grad};
+  std::vector<dataset::Cell> cells;
+  for (const auto& cell : d.results) {
+    cells.push_back(cell);
+    cells.push_back(cell);
+    cells.back().axes.mode = dataset::GradMode::no_grad;
+  }
+  d.results = cells;
+  return d;
 }
 
 std::string merge_error(const std::vector<dataset::ShardFile>& shards)
@@ -149,6 +167,57 @@ TEST_CASE("dataset::merge")
     CHECK(merged.methodology->shard_cells.empty());
     CHECK(merged.methodology->shard_plan == "cost-balanced, longest cells first, over test costs");
     CHECK(dataset::check(merged).empty());
+  }
+  SUBCASE("cost-planned shards of a cube: each planned cell keeps its corner, through the file and the merge")
+  {
+    dataset::Axes no_grad;
+    no_grad.mode = dataset::GradMode::no_grad;
+    const std::vector<dataset::CellKey> one{{"Linear", 8, no_grad}, {"Dropout", 1, {}}};
+    std::vector<dataset::CellKey> two;
+    for (const auto& key : dataset::declared_matrix(two_corners())) {
+      if (!(key.layer == "Linear" && key.batch_size == 8 && key.axes == no_grad)
+          && !(key.layer == "Dropout" && key.batch_size == 1 && key.axes.is_reference())) {
+        two.push_back(key);
+      }
+    }
+    REQUIRE(two.size() == 6);
+    std::vector<dataset::ShardFile> shards;
+    for (const auto& [index, cells] : {std::make_pair(1, one), std::make_pair(2, two)}) {
+      auto d = two_corners();
+      d.methodology->shard = std::to_string(index) + "/2";
+      d.methodology->shard_plan = "cost-balanced, longest cells first, over test costs";
+      d.methodology->shard_cells = cells;
+      std::vector<dataset::Cell> mine;
+      for (const auto& cell : d.results) {
+        for (const auto& key : cells) {
+          if (key.layer == cell.layer && key.batch_size == cell.batch_size && key.axes == cell.axes) {
+            mine.push_back(cell);
+          }
+        }
+      }
+      d.results = mine;
+      // Written and read back: the corner of each listed cell survives the file.
+      const auto read = dataset::parse(dataset::serialize(d), "shard.json");
+      REQUIRE(read.methodology->shard_cells.size() == cells.size());
+      for (size_t i = 0; i < cells.size(); ++i) {
+        CHECK(read.methodology->shard_cells[i].axes == cells[i].axes);
+      }
+      CHECK(dataset::check(read).empty());
+      shards.push_back({"cube" + std::to_string(index) + ".json", read});
+    }
+    const auto merged = dataset::merge({shards[1], shards[0]}, "layerbench merge");
+    REQUIRE(merged.results.size() == 8);
+    CHECK(merged.results[3].layer == "Linear");
+    CHECK(merged.results[3].axes == no_grad);
+    CHECK(dataset::check(merged).empty());
+    // A listed cell outside the cube's corners is named with its corner.
+    auto outside = shards[0].dataset;
+    outside.methodology->shard_cells[0].axes.mode = dataset::GradMode::train;
+    const auto problems = dataset::check(outside);
+    CHECK(std::any_of(problems.begin(), problems.end(), [](const dataset::Problem& problem) {
+      return problem.pointer == "/methodology/shard_cells/0"
+             && problem.message.find("Linear at batch size 8 (train) is not in") != std::string::npos;
+    }));
   }
   SUBCASE("shards of two plans are refused, named")
   {

@@ -101,7 +101,7 @@ TEST_CASE("dataset::check")
     d.methodology->shard_cells = {{"Linear", 8}, {"GRU", 8}, {"Linear", 8}};
     d.results = {d.results[1]};
     CHECK(problems(d) == "/methodology/shard_cells/1: cell GRU at batch size 8 is not in methodology.layers x "
-                         "methodology.batch_sizes\n"
+                         "methodology.batch_sizes x methodology.axes\n"
                          "/methodology/shard_cells/2: cell Linear at batch size 8 is listed twice\n");
     d.methodology->shard_cells = {{"Linear", 8}};
     d.methodology->shard_plan.clear();

@@ -27,9 +27,36 @@ import tempfile
 from pathlib import Path
 
 
+# The cube's axes in the order layerbench's corners vary (the last fastest), each with its reference value;
+# a corner's label names the values that differ, as dataset::label does ("bf16 channels_last train").
+AXES = [("precision", "fp32"), ("memory_format", "contiguous"), ("cudnn_benchmark", "off"),
+        ("mode", "inference_mode"), ("compiled", "eager")]
+
+
+def label(axes):
+    words = [("cudnn_benchmark" if name == "cudnn_benchmark" else axes[name])
+             for name, reference in AXES if axes.get(name, reference) != reference]
+    return " ".join(words) or "reference"
+
+
+def corners(methodology):
+    grid = methodology.get("axes") or {}
+    result = [{}]
+    for name, reference in AXES:
+        result = [dict(corner, **{name: value}) for corner in result for value in (grid.get(name) or [reference])]
+    return [label(corner) for corner in result]
+
+
 def cells_of(dataset):
     m = dataset["methodology"]
-    return [(layer, batch) for layer in m["layers"] for batch in m["batch_sizes"]]
+    return [(layer, batch, corner) for layer in m["layers"] for batch in m["batch_sizes"] for corner in corners(m)]
+
+
+def parse_cell(text):
+    """"Linear@8" or "Linear@8 bf16 train", as `layerbench slurm` lists a shard's cells."""
+    key, _, corner = text.partition(" ")
+    layer, batch = key.rsplit("@", 1)
+    return layer, int(batch), corner or "reference"
 
 
 def layerbench_plan(binary, dataset, workers, plan_from=None):
@@ -42,6 +69,8 @@ def layerbench_plan(binary, dataset, workers, plan_from=None):
                    "--warmup-iterations", str(m["warmup_min_iterations"]),
                    "--block-target", str(m["block_target_seconds"]), "--min-samples", str(m["min_samples"]),
                    "--max-samples", str(m["max_samples"])]
+        for name, values in (m.get("axes") or {}).items():
+            command += ["--axes", f"{name}={','.join(values)}"]
         if plan_from:
             command += ["--plan-from", plan_from]
         result = subprocess.run(command, capture_output=True, text=True, check=True)
@@ -49,9 +78,14 @@ def layerbench_plan(binary, dataset, workers, plan_from=None):
     for line in result.stderr.splitlines():
         match = re.match(r"layerbench: shard \d+/\d+: expected [0-9.]+ s, \d+ cells: ?(.*)$", line)
         if match:
-            shards.append([(c.rsplit("@", 1)[0], int(c.rsplit("@", 1)[1])) for c in match.group(1).split(", ") if c])
+            shards.append([parse_cell(c) for c in match.group(1).split(", ") if c])
     assert len(shards) == workers, result.stderr
     return shards
+
+
+def describe(cell):
+    layer, batch, corner = cell
+    return f"{layer}@{batch}" + ("" if corner == "reference" else f" {corner}")
 
 
 def round_robin(cells, workers):
@@ -72,13 +106,15 @@ def main():
     args = parser.parse_args()
     dataset = json.loads(Path(args.eval).read_text())
     cells = cells_of(dataset)
-    seconds = {(c["layer"], c["batch_size"]): c["cell_seconds"] for c in dataset["results"]}
+    # A corner skipped as unsupported is recorded without measuring: it costs nothing.
+    seconds = {(c["layer"], c["batch_size"], label(c.get("axes") or {})): c.get("cell_seconds", 0.0)
+               for c in dataset["results"]}
     missing = [cell for cell in cells if cell not in seconds]
     if missing:
         sys.exit(f"{args.eval}: no cell_seconds for {missing}")
     total = sum(seconds.values())
     print(f"{Path(args.eval).name}: {len(cells)} cells, {total:.1f} s in one process; longest cell "
-          f"{max(seconds.values()):.1f} s ({max(seconds, key=seconds.get)[0]}@{max(seconds, key=seconds.get)[1]})")
+          f"{max(seconds.values()):.1f} s ({describe(max(seconds, key=seconds.get))})")
     print("| workers | split | wall time (s) | longest shard / mean | speed-up over 1 worker |")
     print("|---|---|---|---|---|")
     for workers in map(int, args.workers.split(",")):

@@ -21,7 +21,7 @@ template<typename Module>
 Instance single(Module module, torch::Tensor input, torch::Device device)
 {
   module->to(device);
-  return {module.ptr(), [module, input]() mutable { return module->forward(input); }};
+  return {module.ptr(), input, [module](const torch::Tensor& x) mutable { return module->forward(x); }};
 }
 
 LayerSpec conv2d()
@@ -102,7 +102,7 @@ LayerSpec linear()
             nn::Linear module(in, out);
             module->to(device);
             auto input = torch::randn({batch, in}, on(device));
-            return Instance{module.ptr(), [module, input]() { return torch::linear(input, module->weight, module->bias); }};
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) { return torch::linear(x, module->weight, module->bias); }};
           }};
   spec.dispatch = "the ATen operator of Python's nn.Linear, aten::linear (LibTorch's C++ module calls aten::addmm "
                   "directly for 2-D input)";
@@ -161,7 +161,7 @@ LayerSpec lstm()
             nn::LSTM module(nn::LSTMOptions(k_lstm.input, k_lstm.hidden).num_layers(k_lstm.layers).bidirectional(true));
             module->to(device);
             auto input = torch::randn({k_lstm.steps, batch, k_lstm.input}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input)); }};
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable { return std::get<0>(module->forward(x)); }};
           }};
   spec.bytes = {"4*params", "4*(T*in + T*D*H + 2*L*D*H) (input; output; h_n and c_n)", "4*3153920", "4*(100*512 + 100*2*256 + 2*2*2*256)", 4.0 * k_lstm.params(), 4.0 * (k_lstm.steps * k_lstm.input + k_lstm.steps * k_lstm.directions * k_lstm.hidden + 2.0 * k_lstm.layers * k_lstm.directions * k_lstm.hidden)};
   return spec;
@@ -184,7 +184,7 @@ LayerSpec gru()
             nn::GRU module(nn::GRUOptions(k_gru.input, k_gru.hidden).num_layers(k_gru.layers));
             module->to(device);
             auto input = torch::randn({k_gru.steps, batch, k_gru.input}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable { return std::get<0>(module->forward(input)); }};
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable { return std::get<0>(module->forward(x)); }};
           }};
   spec.bytes = {"4*params", "4*(T*in + T*H + L*H) (input; output; h_n)", "4*986112", "4*(100*512 + 100*256 + 2*256)", 4.0 * k_gru.params(), 4.0 * (k_gru.steps * k_gru.input + k_gru.steps * k_gru.hidden + 1.0 * k_gru.layers * k_gru.hidden)};
   return spec;
@@ -220,8 +220,8 @@ LayerSpec multihead_attention()
             nn::MultiheadAttention module(nn::MultiheadAttentionOptions(k_attention.d, k_attention.heads));
             module->to(device);
             auto input = torch::randn({k_attention.seq, batch, k_attention.d}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable {
-                              return self_attention_like_python(*module, input, NeedWeights::yes);
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable {
+                              return self_attention_like_python(*module, x, NeedWeights::yes);
                             }};
           }};
   spec.dispatch = "the ATen operators of Python's nn.MultiheadAttention called as mha(x, x, x) (need_weights=True: "
@@ -253,8 +253,8 @@ LayerSpec transformer_encoder()
               nn::TransformerEncoderOptions(nn::TransformerEncoderLayerOptions(a.d, a.heads).dim_feedforward(ff), 1));
             module->to(device);
             auto input = torch::randn({a.seq, batch, a.d}, on(device));
-            return Instance{module.ptr(), [module, input]() mutable {
-                              auto output = input;
+            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable {
+                              auto output = x;
                               for (const auto& layer : *module->layers) {
                                 output = encoder_layer_like_python(*layer->as<nn::TransformerEncoderLayerImpl>(), output);
                               }
@@ -371,27 +371,35 @@ LayerSpec dropout()
   return spec;
 }
 
+// A layer whose input is an image batch, N x C x H x W.
+LayerSpec four_d(LayerSpec spec)
+{
+  spec.rank = InputRank::four_d;
+  return spec;
+}
+
 } // namespace
 
 const std::vector<LayerSpec>& catalog()
 {
   // The order of the reference page's table.
   static const std::vector<LayerSpec> layers = {
-    conv2d(),
+    four_d(conv2d()),
     conv1d(),
-    conv_transpose2d(),
+    four_d(conv_transpose2d()),
     linear(),
     lstm(),
     gru(),
     transformer_encoder(),
     multihead_attention(),
-    batch_norm2d(),
+    four_d(batch_norm2d()),
     layer_norm(),
     embedding(),
-    pool<nn::MaxPool2d, nn::MaxPool2dOptions>("MaxPool2d", "nn.MaxPool2d", "MaxPool2d(2,stride=2) 128ch 32x32",
-                                              "(K*K - 1)*C*H_out*W_out (compares)", "(2*2 - 1)*128*16*16", 3),
-    pool<nn::AvgPool2d, nn::AvgPool2dOptions>("AvgPool2d", "nn.AvgPool2d", "AvgPool2d(2,stride=2) 128ch 32x32",
-                                              "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)", "2*2*128*16*16", 4),
+    four_d(pool<nn::MaxPool2d, nn::MaxPool2dOptions>("MaxPool2d", "nn.MaxPool2d", "MaxPool2d(2,stride=2) 128ch 32x32",
+                                                     "(K*K - 1)*C*H_out*W_out (compares)", "(2*2 - 1)*128*16*16", 3)),
+    four_d(pool<nn::AvgPool2d, nn::AvgPool2dOptions>("AvgPool2d", "nn.AvgPool2d", "AvgPool2d(2,stride=2) 128ch 32x32",
+                                                     "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)",
+                                                     "2*2*128*16*16", 4)),
     dropout(),
   };
   return layers;
@@ -426,6 +434,8 @@ int64_t count_parameters(const LayerSpec& spec)
 {
   return count_parameters(*spec.instantiate(1, torch::kCPU).module);
 }
+
+LayerTraits traits(const LayerSpec& spec) { return {spec.name, spec.rank}; }
 
 dataset::Layer describe(const LayerSpec& spec)
 {

@@ -16,6 +16,7 @@
 //    memory movement (Embedding is a lookup: 0), and the head-averaged attention weights that
 //    nn::MultiheadAttention also returns.
 
+#include "bench/axes_plan.hpp"
 #include "dataset/dataset.hpp"
 
 #include <torch/torch.h>
@@ -27,11 +28,15 @@
 
 namespace layerbench::bench {
 
-// One built layer with its input on a device, ready to run.
+// One built layer with its input on a device, ready to run. The input is kept apart from the call so
+// that a setting can replace it (channels_last) or ask for its gradient (train).
 struct Instance
 {
   std::shared_ptr<torch::nn::Module> module;
-  std::function<torch::Tensor()> forward; // one forward pass on the stored input
+  torch::Tensor input;
+  std::function<torch::Tensor(const torch::Tensor&)> call; // one forward pass on the given input
+
+  torch::Tensor forward() const { return call(input); }
 };
 
 // Minimum traffic of one forward pass (docs/roofline.md): inputs and parameters read once, outputs
@@ -68,6 +73,8 @@ struct LayerSpec
   // How the forward is called, where it is not simply the C++ module (see bench/attention.hpp).
   std::string dispatch;
   BytesFormula bytes;
+  // channels_last applies to the layers with a 4-D input (bench/axes_plan.hpp).
+  InputRank rank = InputRank::other;
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };
@@ -82,6 +89,8 @@ int64_t count_parameters(const torch::nn::Module& module);
 // Builds the layer's module on the CPU and counts its parameters: the count does not depend on the
 // device, and the CPU always has room for the module.
 int64_t count_parameters(const LayerSpec& spec);
+
+LayerTraits traits(const LayerSpec& spec);
 
 // The dataset's description of a layer (counted parameters left empty: that needs the module).
 dataset::Layer describe(const LayerSpec& spec);

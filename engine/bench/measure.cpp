@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/measure.hpp"
 
+#include "bench/corner.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/profile.hpp"
 
@@ -98,23 +99,8 @@ bool warm_up(DeviceBackend& backend, const std::function<void()>& body, const Me
   return true;
 }
 
-dataset::Cell skipped(const LayerSpec& spec, int batch_size, const std::string& reason)
-{
-  dataset::Cell cell;
-  cell.layer = spec.name;
-  cell.batch_size = batch_size;
-  cell.status = dataset::CellStatus::skipped;
-  cell.skip_reason = reason;
-  return cell;
-}
 
-
-dataset::Cell summarise(const LayerSpec& spec,
-                        int batch_size,
-                        const Sampling& sampling,
-                        int64_t iterations,
-                        double first_call_ms,
-                        std::optional<int64_t> peak_memory)
+dataset::Stats to_stats(const Sampling& sampling, int64_t iterations)
 {
   const auto device = summarize(sampling.device_ms);
   dataset::Stats stats;
@@ -128,19 +114,167 @@ dataset::Cell summarise(const LayerSpec& spec,
   stats.iterations_per_sample = iterations;
   stats.noise = device.noise;
   stats.noise_target_met = sampling.verdict == Verdict::target_met;
+  return stats;
+}
 
+// One timed body: warm-up, `after_warmup` (the memory peak, where wanted), block calibration and
+// samples until the stopping rule says so; the budget counts from `start`.
+struct Timed
+{
+  Sampling sampling;
+  int64_t iterations = 1;
+};
+
+std::optional<Timed> time_body(DeviceBackend& backend,
+                               const std::function<void()>& body,
+                               const MeasureSettings& settings,
+                               Clock::time_point start,
+                               ClockLog& clocks,
+                               const std::atomic<bool>& interrupted,
+                               const std::function<void()>& after_warmup = {})
+{
+  if (!warm_up(backend, body, settings, interrupted)) {
+    return std::nullopt;
+  }
+  if (after_warmup) {
+    after_warmup();
+  }
+  const TimeBlock time_block = [&](int64_t iterations) { return backend.time_block(body, iterations); };
+  Timed timed;
+  timed.iterations = calibrate_block(time_block, settings.block_target_seconds);
+  auto sampling = sample(time_block, 1, backend, clocks, timed.iterations, settings.stopping, start, interrupted);
+  if (!sampling) {
+    return std::nullopt;
+  }
+  timed.sampling = std::move(*sampling);
+  return timed;
+}
+
+// A body timed on its own: its budget counts from now, and it reads the clock for itself.
+std::optional<Timed> time_alone(DeviceBackend& backend,
+                                const std::function<void()>& body,
+                                const MeasureSettings& settings,
+                                const std::atomic<bool>& interrupted)
+{
+  ClockLog clocks(backend.default_clock_mhz());
+  return time_body(backend, body, settings, Clock::now(), clocks, interrupted);
+}
+
+std::optional<dataset::Stats> time_part(DeviceBackend& backend,
+                                        const std::function<void()>& body,
+                                        const MeasureSettings& settings,
+                                        const std::atomic<bool>& interrupted)
+{
+  const auto timed = time_alone(backend, body, settings, interrupted);
+  return timed ? std::optional<dataset::Stats>(to_stats(timed->sampling, timed->iterations)) : std::nullopt;
+}
+
+// The grad mode a corner runs in, for the whole cell: building the layer included, so that an
+// inference-mode layer holds inference tensors and a training layer ordinary ones.
+struct GradScope
+{
+  explicit GradScope(dataset::GradMode mode)
+  {
+    if (mode == dataset::GradMode::inference_mode) {
+      inference.emplace();
+    } else if (mode == dataset::GradMode::no_grad) {
+      no_grad.emplace();
+    }
+  }
+  std::optional<c10::InferenceMode> inference;
+  std::optional<torch::NoGradGuard> no_grad;
+};
+
+// What autograd::grad differentiates for: the input where it is floating point (not Embedding's
+// indices), the parameters where the layer has any.
+struct GradTargets
+{
+  std::vector<torch::Tensor> input;
+  std::vector<torch::Tensor> weights;
+  std::vector<torch::Tensor> both;
+};
+
+GradTargets grad_targets(Instance& instance)
+{
+  GradTargets targets;
+  if (instance.input.is_floating_point()) {
+    instance.input.requires_grad_(true);
+    targets.input.push_back(instance.input);
+  }
+  for (const auto& parameter : instance.module->parameters()) {
+    if (parameter.requires_grad()) {
+      targets.weights.push_back(parameter);
+    }
+  }
+  targets.both = targets.input;
+  targets.both.insert(targets.both.end(), targets.weights.begin(), targets.weights.end());
+  return targets;
+}
+
+torch::autograd::variable_list gradients(const torch::Tensor& output,
+                                         const std::vector<torch::Tensor>& of,
+                                         const torch::Tensor& seed,
+                                         bool retain)
+{
+  return torch::autograd::grad({output}, of, {seed}, retain, /*create_graph=*/false, /*allow_unused=*/true);
+}
+
+// The parts of a training step, each timed on its own (DeepBench's fwd, bwd_inputs, bwd_params).
+std::optional<dataset::TrainTimes> time_train_parts(DeviceBackend& backend,
+                                                    const std::function<torch::Tensor()>& forward,
+                                                    const GradTargets& targets,
+                                                    const MeasureSettings& settings,
+                                                    const std::atomic<bool>& interrupted)
+{
+  dataset::TrainTimes times;
+  auto forward_stats = time_part(backend, [&] { forward(); }, settings, interrupted);
+  if (!forward_stats) {
+    return std::nullopt;
+  }
+  times.forward = *forward_stats;
+  times.sum_ms = times.forward.median_ms;
+  // One recorded forward whose graph every backward below reuses (retain_graph).
+  const auto output = forward();
+  const auto seed = torch::ones_like(output);
+  for (auto [of, into] : {std::make_pair(&targets.input, &times.backward_input),
+                          std::make_pair(&targets.weights, &times.backward_weight)}) {
+    if (of->empty()) {
+      continue;
+    }
+    const auto& tensors = *of;
+    auto stats = time_part(backend, [&] { gradients(output, tensors, seed, true); }, settings, interrupted);
+    if (!stats) {
+      return std::nullopt;
+    }
+    *into = *stats;
+    times.sum_ms += stats->median_ms;
+  }
+  return times;
+}
+
+dataset::Cell summarise(const LayerSpec& spec,
+                        int batch_size,
+                        const dataset::Axes& axes,
+                        const Timed& timed,
+                        double first_call_ms,
+                        std::optional<int64_t> peak_memory)
+{
   dataset::Cell cell;
   cell.layer = spec.name;
   cell.batch_size = batch_size;
-  cell.stats = stats;
+  cell.axes = axes;
+  cell.stats = to_stats(timed.sampling, timed.iterations);
   cell.first_call_ms = first_call_ms;
-  cell.host_wall_median_ms = summarize(sampling.host_ms).median;
+  cell.host_wall_median_ms = summarize(timed.sampling.host_ms).median;
   cell.peak_memory_bytes = peak_memory;
-  cell.page_faults_per_iteration = sampling.page_faults_per_iteration;
-  const double seconds = device.median / 1000.0;
+  cell.page_faults_per_iteration = timed.sampling.page_faults_per_iteration;
+  const double seconds = cell.stats->median_ms / 1000.0;
   if (seconds > 0) {
     cell.throughput_samples_per_s = batch_size / seconds;
-    cell.achieved_flop_per_s = spec.flops() * batch_size / seconds;
+    // The FLOP formulas count the forward only; a training step's rate would be misread.
+    if (axes.mode != dataset::GradMode::train) {
+      cell.achieved_flop_per_s = spec.flops() * batch_size / seconds;
+    }
   }
   return cell;
 }
@@ -206,18 +340,11 @@ std::optional<SteadyTiming> time_steady_state(DeviceBackend& backend,
                                               const MeasureSettings& settings,
                                               const std::atomic<bool>& interrupted)
 {
-  const auto start = Clock::now();
-  if (!warm_up(backend, body, settings, interrupted)) {
+  const auto timed = time_alone(backend, body, settings, interrupted);
+  if (!timed) {
     return std::nullopt;
   }
-  const TimeBlock time_block = [&](int64_t iterations) { return backend.time_block(body, iterations); };
-  ClockLog clocks(backend.default_clock_mhz());
-  const int64_t iterations = calibrate_block(time_block, settings.block_target_seconds);
-  const auto sampling = sample(time_block, 1, backend, clocks, iterations, settings.stopping, start, interrupted);
-  if (!sampling) {
-    return std::nullopt;
-  }
-  return SteadyTiming{summarize(sampling->device_ms), iterations, sampling->verdict};
+  return SteadyTiming{summarize(timed->sampling.device_ms), timed->iterations, timed->sampling.verdict};
 }
 
 dataset::VariantStats variant_stats(const Summary& summary, int64_t iterations)
@@ -254,54 +381,98 @@ void record_variant(dataset::CudaCell& record,
   }
 }
 
+dataset::Cell skipped_cell(const std::string& layer, int batch_size, const dataset::Axes& axes, const std::string& reason)
+{
+  dataset::Cell cell;
+  cell.layer = layer;
+  cell.batch_size = batch_size;
+  cell.axes = axes;
+  cell.status = dataset::CellStatus::skipped;
+  cell.skip_reason = reason;
+  return cell;
+}
+
 std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           int batch_size,
                                           const MeasureSettings& settings,
                                           DeviceBackend& backend,
                                           const std::atomic<bool>& interrupted)
 {
+  return measure_cell(spec, batch_size, dataset::Axes{}, settings, backend, interrupted);
+}
+
+std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
+                                          int batch_size,
+                                          const dataset::Axes& axes,
+                                          const MeasureSettings& settings,
+                                          DeviceBackend& backend,
+                                          const std::atomic<bool>& interrupted)
+{
   const auto cell_start = Clock::now();
+  const bool train = axes.mode == dataset::GradMode::train;
   try {
-    // Built inside inference mode: no autograd state is kept for parameters or activations.
-    c10::InferenceMode inference;
+    const GlobalKnobs knobs(axes);
+    const GradScope grad(axes.mode);
     // The previous cell's tensors are gone, so the peak counts this layer's parameters and input.
     backend.reset_peak_memory();
     Instance instance = spec.instantiate(batch_size, backend.device());
-    if (spec.mode == dataset::LayerMode::train) {
+    if (train || spec.mode == dataset::LayerMode::train) {
       instance.module->train();
     } else {
       instance.module->eval();
     }
-    const std::function<void()> forward = [&instance] { instance.forward(); };
-
-    // The first call pays for allocation, lazy initialisation and cuDNN's algorithm choice.
-    const double first_call_ms = backend.time_block(forward, 1).host_seconds * 1000.0;
-
-    if (!warm_up(backend, forward, settings, interrupted)) {
-      return std::nullopt;
+    if (axes.memory_format == dataset::MemoryFormat::channels_last) {
+      to_channels_last(instance);
+    }
+    const auto autocast = autocast_dtype(axes.precision);
+    const auto device_type = backend.device().type();
+    const std::function<torch::Tensor()> forward = [&instance, autocast, device_type] {
+      std::optional<AutocastScope> scope;
+      if (autocast) {
+        scope.emplace(device_type, *autocast);
+      }
+      return instance.forward();
+    };
+    GradTargets targets;
+    torch::Tensor seed;
+    std::function<void()> body = [&forward] { forward(); };
+    if (train) {
+      targets = grad_targets(instance);
+      seed = torch::ones_like(forward());
+      body = [&] { gradients(forward(), targets.both, seed, false); };
     }
 
-    // One steady-state forward for the memory peak, parameters and input still live.
-    backend.reset_peak_memory();
-    forward();
-    const auto peak_memory = backend.peak_memory_bytes();
-
-    const TimeBlock eager = [&](int64_t iterations) { return backend.time_block(forward, iterations); };
+    // The first call pays for allocation, lazy initialisation and, with cudnn.benchmark, the autotuning.
+    const double first_call_ms = backend.time_block(body, 1).host_seconds * 1000.0;
+    // One steady-state call for the memory peak, parameters and input still live.
+    std::optional<int64_t> peak_memory;
+    const auto peak = [&] {
+      backend.reset_peak_memory();
+      body();
+      peak_memory = backend.peak_memory_bytes();
+    };
     ClockLog clocks(backend.default_clock_mhz());
-    const int64_t iterations = calibrate_block(eager, settings.block_target_seconds);
-    auto sampling = sample(eager, 1, backend, clocks, iterations, settings.stopping, cell_start, interrupted);
-    if (!sampling) {
+    auto timed = time_body(backend, body, settings, cell_start, clocks, interrupted, peak);
+    if (!timed) {
       return std::nullopt;
     }
-    auto cell = summarise(spec, batch_size, *sampling, iterations, first_call_ms, peak_memory);
-    if (backend.device().is_cuda()) {
-      cell.cuda = measure_cuda(forward, cell.stats->median_ms, settings, backend, clocks, interrupted);
+    auto cell = summarise(spec, batch_size, axes, *timed, first_call_ms, peak_memory);
+    // The launch-free and cold-L2 variants time the forward; a training step's are not taken.
+    if (backend.device().is_cuda() && !train) {
+      cell.cuda = measure_cuda(body, cell.stats->median_ms, settings, backend, clocks, interrupted);
       if (!cell.cuda) {
         return std::nullopt;
       }
     }
+    if (train) {
+      auto parts = time_train_parts(backend, forward, targets, settings, interrupted);
+      if (!parts) {
+        return std::nullopt;
+      }
+      cell.train = std::move(*parts);
+    }
     // After the timing, so the profiler's own cost never reaches a sample.
-    auto profile = profile_forward(forward, [&backend] { backend.synchronize(); },
+    auto profile = profile_forward(body, [&backend] { backend.synchronize(); },
                                    backend.device().is_cuda() ? ProfileDevice::cuda : ProfileDevice::cpu);
     cell.operators = std::move(profile.operators);
     cell.kernels = std::move(profile.kernels);
@@ -309,7 +480,7 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     return cell;
   } catch (const std::exception& error) {
     const std::string reason = backend.is_out_of_memory(error) ? "out of memory: " : "failed: ";
-    auto cell = skipped(spec, batch_size, reason + error_line(error));
+    auto cell = skipped_cell(spec.name, batch_size, axes, reason + error_line(error));
     cell.cell_seconds = seconds_since(cell_start);
     return cell;
   }

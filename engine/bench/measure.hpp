@@ -35,10 +35,23 @@ std::optional<SteadyTiming> time_steady_state(DeviceBackend& backend,
                                               const MeasureSettings& settings,
                                               const std::atomic<bool>& interrupted);
 
+// A cell that was not measured, with the reason.
+dataset::Cell skipped_cell(const std::string& layer, int batch_size, const dataset::Axes& axes, const std::string& reason);
+
 // Measures one (layer, batch size) cell. A cell that cannot run (out of memory, an op the device
 // does not support) comes back skipped with the reason; `interrupted` abandons the cell (nullopt).
 std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           int batch_size,
+                                          const MeasureSettings& settings,
+                                          DeviceBackend& backend,
+                                          const std::atomic<bool>& interrupted);
+
+// The same at one corner of the performance-setting cube (bench/corner.hpp says how each axis is
+// applied). The caller has checked that the corner is supported (bench/axes_plan.hpp); one that
+// fails anyway comes back skipped with torch's reason.
+std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
+                                          int batch_size,
+                                          const dataset::Axes& axes,
                                           const MeasureSettings& settings,
                                           DeviceBackend& backend,
                                           const std::atomic<bool>& interrupted);

@@ -2,6 +2,7 @@
 #include "bench/runner.hpp"
 
 #include "bench/canary.hpp"
+#include "bench/corner.hpp"
 #include "bench/catalog.hpp"
 #include "bench/peaks.hpp"
 #include "dataset/speed_class.hpp"
@@ -77,7 +78,8 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   dataset::Methodology m;
   m.timer = backend.timer_name();
   m.dtype = "float32";
-  m.inference_mode = true;
+  // Whether every cell ran in inference mode; a cube's cells say their own mode in results[].axes.
+  m.inference_mode = options.axes.mode == std::vector<dataset::GradMode>{dataset::GradMode::inference_mode};
   m.layers = layers;
   m.batch_sizes = options.batch_sizes;
   m.warmup_seconds = s.warmup_seconds;
@@ -101,6 +103,10 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.canary = Canary::describe();
   if (backend.device().is_cuda()) {
     m.cuda_method = k_cuda_method;
+  }
+  m.axes = options.axes;
+  if (!options.axes.is_reference()) {
+    m.axes_text = describe_axes();
   }
   return m;
 }
@@ -172,7 +178,8 @@ dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::s
   result.id = "local-" + slug(environment.device.name);
   result.version = 0;
   // The title names what was measured: "2 PyTorch layers" for a run of two.
-  result.title = "Forward pass of " + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s")
+  result.title = std::string(options.axes.is_reference() ? "Forward pass" : "Performance settings") + " of "
+                 + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s")
                  + " on " + environment.device.name + " (local run)";
   result.license.attribution = "LayerBench contributors, PyTorch layer forward-pass benchmark, measured with layerbench "
                                + std::string(build_info::k_version) + ", licensed CC BY 4.0";
@@ -230,6 +237,17 @@ void save_checkpoint(const std::filesystem::path& path, const dataset::Dataset& 
   }
 }
 
+std::vector<std::string> layers_of(const RunOptions& options)
+{
+  std::vector<std::string> layers = options.layers;
+  if (layers.empty()) {
+    for (const auto& spec : catalog()) {
+      layers.push_back(spec.name);
+    }
+  }
+  return layers;
+}
+
 std::string describe_cell(const dataset::Cell& cell)
 {
   if (cell.status == dataset::CellStatus::skipped) {
@@ -264,14 +282,25 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& out)
   return out.string() + ".partial";
 }
 
+PlanDevice plan_device(const DeviceBackend& backend)
+{
+  return backend.device().is_cuda() ? PlanDevice::cuda : PlanDevice::cpu;
+}
+
+Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend)
+{
+  std::vector<LayerTraits> layers;
+  for (const auto& name : layers_of(options)) {
+    layers.push_back(traits(find_layer(name)));
+  }
+  return estimate(layers, options.batch_sizes.size(), dataset::corners(options.axes), plan_device(backend),
+                  options.settings.warmup_seconds, options.settings.stopping);
+}
+
 dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted)
 {
-  std::vector<std::string> layers = options.layers;
-  if (layers.empty()) {
-    for (const auto& spec : catalog()) {
-      layers.push_back(spec.name);
-    }
-  }
+  const auto layers = layers_of(options);
+  const auto corners = dataset::corners(options.axes);
   if (options.threads > 0) {
     at::set_num_threads(options.threads);
   }
@@ -290,17 +319,27 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     result.created = saved.created;
   }
 
-  const auto mine = [&](const std::string& layer, int batch) {
+  // A shard measures the cells its plan gave it (cmd_run computes the plan, the same in every task).
+  const auto mine = [&](const std::string& layer, int batch, const dataset::Axes& axes) {
     return options.shard.empty()
-           || std::any_of(options.shard_cells.begin(), options.shard_cells.end(),
-                          [&](const dataset::CellKey& key) { return key.layer == layer && key.batch_size == batch; });
+           || std::any_of(options.shard_cells.begin(), options.shard_cells.end(), [&](const dataset::CellKey& key) {
+                return key.layer == layer && key.batch_size == batch && key.axes == axes;
+              });
   };
-  std::vector<std::pair<const LayerSpec*, int>> todo;
+  struct Todo
+  {
+    const LayerSpec* spec;
+    int batch;
+    dataset::Axes axes;
+  };
+  std::vector<Todo> todo;
   for (const auto& name : layers) {
     const auto& spec = find_layer(name);
     for (int batch : options.batch_sizes) {
-      if (mine(name, batch) && !dataset::find_cell(result, name, batch)) {
-        todo.emplace_back(&spec, batch);
+      for (const auto& corner : corners) {
+        if (mine(name, batch, corner) && !dataset::find_cell(result, name, batch, corner)) {
+          todo.push_back({&spec, batch, corner});
+        }
       }
     }
   }
@@ -309,12 +348,18 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   util::Progress progress(todo.size(), util::progress_style_for(stderr));
   size_t saved = result.results.size(); // cells the checkpoint holds: those resumed, if any
   Canary canary(backend);
-  for (const auto& [spec, batch] : todo) {
-    progress.start(spec->name + " batch " + std::to_string(batch));
-    const auto machine = canary.measure();
-    auto cell = measure_cell(*spec, batch, options.settings, backend, interrupted);
-    if (cell) {
-      cell->canary = machine;
+  const auto device = plan_device(backend);
+  for (const auto& [spec, batch, axes] : todo) {
+    progress.start(spec->name + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes)));
+    std::optional<dataset::Cell> cell;
+    if (const auto reason = unsupported(axes, device, traits(*spec))) {
+      cell = skipped_cell(spec->name, batch, axes, *reason);
+    } else {
+      const auto machine = canary.measure();
+      cell = measure_cell(*spec, batch, axes, options.settings, backend, interrupted);
+      if (cell) {
+        cell->canary = machine;
+      }
     }
     if (!cell) {
       save_checkpoint(checkpoint, result, saved);
@@ -332,7 +377,8 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     const auto layer = std::find(layers.begin(), layers.end(), cell.layer) - layers.begin();
     const auto batch = std::find(options.batch_sizes.begin(), options.batch_sizes.end(), cell.batch_size)
                        - options.batch_sizes.begin();
-    return std::make_pair(layer, batch);
+    const auto corner = std::find(corners.begin(), corners.end(), cell.axes) - corners.begin();
+    return std::make_tuple(layer, batch, corner);
   };
   std::stable_sort(result.results.begin(), result.results.end(),
                    [&](const auto& a, const auto& b) { return position(a) < position(b); });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "bench/axes_plan.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/device.hpp"
 #include "bench/measure.hpp"
@@ -20,6 +21,7 @@ struct RunOptions
 {
   std::vector<std::string> layers; // catalog order when empty
   std::vector<int> batch_sizes{1, 8, 32, 128};
+  dataset::AxisGrid axes; // the corners of the performance-setting cube measured; the reference by default
   MeasureSettings settings;
   std::filesystem::path out;
   Resume resume = Resume::no;
@@ -37,6 +39,12 @@ struct RunOptions
 // Default measurement settings for a device: the CPU ones keep the whole matrix on a 2-core machine
 // within a few minutes; the GPU ones aim at a tighter noise target.
 MeasureSettings default_settings(torch::DeviceType device);
+
+// The device as the support rules see it.
+PlanDevice plan_device(const DeviceBackend& backend);
+
+// The run's size and time before it starts (bench/axes_plan.hpp), for the layers and batch sizes of `options`.
+Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend);
 
 // Where finished cells are checkpointed while a run is under way.
 std::filesystem::path checkpoint_path(const std::filesystem::path& out);

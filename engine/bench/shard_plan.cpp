@@ -57,6 +57,7 @@ PlanSource load_plan_source(const std::string& path)
 
 MatrixPlan plan_matrix(const std::vector<std::string>& layers,
                        const std::vector<int>& batch_sizes,
+                       const std::vector<dataset::Axes>& corners,
                        const MeasureSettings& settings,
                        PlanDevice device,
                        const std::optional<PlanSource>& source,
@@ -67,7 +68,12 @@ MatrixPlan plan_matrix(const std::vector<std::string>& layers,
   for (const auto& name : layers) {
     const auto& spec = find_layer(name);
     for (int batch : batch_sizes) {
-      costs.push_back({{name, batch}, dataset::estimate_cell_seconds(spec.flops() * batch, model)});
+      const double seconds = dataset::estimate_cell_seconds(spec.flops() * batch, model);
+      for (const auto& axes : corners) {
+        const bool skipped = unsupported(axes, device, traits(spec)).has_value();
+        const double parts = axes.mode == dataset::GradMode::train ? k_train_parts : 1;
+        costs.push_back({{name, batch, axes}, skipped ? 0.0 : seconds * parts});
+      }
     }
   }
   if (static_cast<size_t>(shard_count) > costs.size()) {

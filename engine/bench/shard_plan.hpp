@@ -5,6 +5,7 @@
 // cell_seconds or else from the catalog's FLOP formulas, split by dataset::plan_shards. `run --shard`
 // and `slurm` both call plan_matrix, so a cluster's tasks and the script's printout agree.
 
+#include "bench/axes_plan.hpp"
 #include "bench/measure.hpp"
 #include "dataset/dataset.hpp"
 #include "dataset/shard.hpp"
@@ -14,8 +15,6 @@
 #include <vector>
 
 namespace layerbench::bench {
-
-enum class PlanDevice { cpu, cuda };
 
 // An earlier run whose cell_seconds give the costs (`--plan-from FILE`).
 struct PlanSource
@@ -36,8 +35,11 @@ struct MatrixPlan
 };
 
 // Throws UsageError when there are more shards than cells.
+// Cells are (layer, batch size, corner) in matrix order; a corner the device or layer cannot run costs
+// nothing (it is recorded as skipped), a train corner costs its k_train_parts timed parts.
 MatrixPlan plan_matrix(const std::vector<std::string>& layers,
                        const std::vector<int>& batch_sizes,
+                       const std::vector<dataset::Axes>& corners,
                        const MeasureSettings& settings,
                        PlanDevice device,
                        const std::optional<PlanSource>& source,

@@ -42,6 +42,17 @@ extern "C" void on_interrupt(int)
   std::signal(SIGTERM, SIG_DFL);
 }
 
+void print_estimate(const bench::RunOptions& options, const bench::DeviceBackend& backend)
+{
+  const auto e = bench::estimate_run(options, backend);
+  std::cerr << "layerbench: " << e.cells << " cells (" << e.cells / static_cast<int>(options.batch_sizes.size())
+            << " layer x corner pairs x " << options.batch_sizes.size() << " batch sizes), " << e.skipped
+            << " of them unsupported and recorded as skipped, " << e.train << " train cells of "
+            << bench::k_train_parts << " timed parts; estimate about " << util::format_fixed(e.seconds / 60, 1)
+            << " min (budget, warm-up and " << util::format_fixed(bench::k_cell_overhead_seconds, 1)
+            << " s overhead per part; layers whose single call outlasts the budget take longer)\n";
+}
+
 // Held for the whole run, so that a second run on the same OUT is refused at once, before it measures
 // anything or touches the checkpoint. Unlike util::FileLock it never waits: waiting would only measure
 // on a busy machine. The kernel drops the lock when the process dies, so a crash leaves none behind.
@@ -112,8 +123,9 @@ int run(const po::variables_map& values)
 {
   const auto choice = bench::parse_device_choice(values["device"].as<std::string>());
   bench::RunOptions options;
-  options.layers = matrix_layers(values);
-  options.batch_sizes = parse_batch_sizes(values["batch-sizes"].as<std::string>());
+  // Checked before the lock and the device, so a misspelt layer or axis costs nothing.
+  matrix_layers(values);
+  check_matrix_arguments(values);
   options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
   options.peaks = values.count("no-peaks") ? bench::PeakMeasurement::skip : bench::PeakMeasurement::measure;
   options.threads = values["threads"].as<int>();
@@ -145,11 +157,15 @@ int run(const po::variables_map& values)
   check_output(options.out, options.resume);
 
   auto backend = bench::make_backend(choice);
-  options.settings = bench::default_settings(backend->device().type());
-  apply_overrides(values, options.settings);
+  auto matrix = resolve_matrix(values, bench::plan_device(*backend));
+  options.layers = std::move(matrix.layers);
+  options.batch_sizes = std::move(matrix.batch_sizes);
+  options.axes = matrix.axes;
+  options.settings = matrix.settings;
+  print_estimate(options, *backend);
   if (shard) {
-    const auto device = backend->device().is_cuda() ? bench::PlanDevice::cuda : bench::PlanDevice::cpu;
-    const auto plan = bench::plan_matrix(options.layers, options.batch_sizes, options.settings, device, source, shard->count);
+    const auto plan = bench::plan_matrix(options.layers, options.batch_sizes, dataset::corners(options.axes),
+                                         options.settings, bench::plan_device(*backend), source, shard->count);
     const auto& mine = plan.shards[static_cast<size_t>(shard->index - 1)];
     options.shard_plan = plan.description;
     options.shard_cells = mine.cells;

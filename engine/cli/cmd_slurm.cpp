@@ -146,7 +146,8 @@ std::vector<std::string> describe(const bench::MatrixPlan& plan)
     const auto& shard = plan.shards[i];
     std::string cells;
     for (const auto& cell : shard.cells) {
-      cells += (cells.empty() ? "" : ", ") + cell.layer + "@" + std::to_string(cell.batch_size);
+      cells += (cells.empty() ? "" : ", ") + cell.layer + "@" + std::to_string(cell.batch_size)
+               + (cell.axes.is_reference() ? "" : " " + dataset::label(cell.axes));
     }
     lines.push_back("shard " + std::to_string(i + 1) + "/" + std::to_string(plan.shards.size()) + ": expected "
                     + util::format_fixed(shard.seconds, 1) + " s, " + std::to_string(shard.cells.size()) + " cells: " + cells);
@@ -190,14 +191,13 @@ cluster::SlurmJob make_job(const po::variables_map& values, const Arguments& arg
   job.run_arguments = run_arguments(arguments, all);
   job.work_dir = fs::current_path().string();
 
-  auto settings = bench::default_settings(device == "cuda" ? torch::kCUDA : torch::kCPU);
-  apply_overrides(values, settings);
+  const auto matrix = resolve_matrix(values, device == "cuda" ? bench::PlanDevice::cuda : bench::PlanDevice::cpu);
   const auto source = values.count("plan-from")
                         ? std::optional<bench::PlanSource>(bench::load_plan_source(values["plan-from"].as<std::string>()))
                         : std::nullopt;
-  const auto plan = bench::plan_matrix(matrix_layers(values), parse_batch_sizes(values["batch-sizes"].as<std::string>()),
-                                       settings, device == "cuda" ? bench::PlanDevice::cuda : bench::PlanDevice::cpu,
-                                       source, job.shards);
+  const auto plan = bench::plan_matrix(matrix.layers, matrix.batch_sizes, dataset::corners(matrix.axes), matrix.settings,
+                                       device == "cuda" ? bench::PlanDevice::cuda : bench::PlanDevice::cpu, source,
+                                       job.shards);
   job.plan_lines = describe(plan);
   return job;
 }

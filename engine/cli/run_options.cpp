@@ -4,6 +4,7 @@
 #if LAYERBENCH_WITH_TORCH
 
 #include "bench/catalog.hpp"
+#include "bench/runner.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -126,6 +127,54 @@ std::vector<std::string> matrix_layers(const po::variables_map& values)
   return layers;
 }
 
+namespace {
+
+std::vector<std::string> axes_arguments(const po::variables_map& values)
+{
+  return values.count("axes") ? values["axes"].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+void apply_preset(const bench::Preset& preset, bench::MeasureSettings& settings)
+{
+  if (preset.warmup_seconds) {
+    settings.warmup_seconds = *preset.warmup_seconds;
+  }
+  if (preset.min_samples) {
+    settings.stopping.min_samples = *preset.min_samples;
+  }
+  if (preset.cell_budget_seconds) {
+    settings.stopping.budget_seconds = *preset.cell_budget_seconds;
+  }
+}
+
+} // namespace
+
+void check_matrix_arguments(const po::variables_map& values)
+{
+  bench::parse_preset(values["preset"].as<std::string>());
+  dataset::AxisGrid scratch;
+  for (const auto& argument : axes_arguments(values)) {
+    dataset::apply_axes_argument(scratch, argument);
+  }
+}
+
+RunMatrix resolve_matrix(const po::variables_map& values, bench::PlanDevice device)
+{
+  const auto preset = bench::preset(bench::parse_preset(values["preset"].as<std::string>()), device);
+  RunMatrix matrix;
+  matrix.layers = matrix_layers(values);
+  matrix.axes = preset.grid;
+  for (const auto& argument : axes_arguments(values)) {
+    dataset::apply_axes_argument(matrix.axes, argument);
+  }
+  matrix.batch_sizes = values["batch-sizes"].defaulted() ? preset.batch_sizes
+                                                         : parse_batch_sizes(values["batch-sizes"].as<std::string>());
+  matrix.settings = bench::default_settings(device == bench::PlanDevice::cuda ? torch::kCUDA : torch::kCPU);
+  apply_preset(preset, matrix.settings);
+  apply_overrides(values, matrix.settings);
+  return matrix;
+}
+
 po::options_description run_options()
 {
   po::options_description options("run options");
@@ -133,7 +182,15 @@ po::options_description run_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
     ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
     ("layers", po::value<std::string>(), "comma-separated subset of the catalog (default: all 14; see 'layerbench layers')")
-    ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes")
+    ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes (default: the preset's)")
+    ("preset", po::value<std::string>()->default_value("reference"),
+     "reference (one corner: fp32, contiguous, cudnn.benchmark off, inference mode, eager) or cube (every "
+     "combination of settings the device supports; on the CPU batch sizes 1,8 and short budgets, about 15 minutes "
+     "on 2 cores)")
+    ("axes", po::value<std::vector<std::string>>()->composing(),
+     "AXIS=VALUE[,VALUE...], repeatable, replaces the preset's values of one axis: precision=fp32,tf32,bf16,fp16 "
+     "memory_format=contiguous,channels_last cudnn_benchmark=off,on mode=inference_mode,no_grad,train "
+     "compiled=eager,aot_inductor; corners a layer or device cannot run are recorded as skipped cells")
     ("resume", "continue an interrupted run from OUT.partial")
     ("no-peaks", "skip measuring the device's peak FLOP/s and memory bandwidth after the cells (a few seconds)")
     ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"), the shards balanced by "

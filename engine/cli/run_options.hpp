@@ -6,7 +6,9 @@
 
 #if LAYERBENCH_WITH_TORCH
 
+#include "bench/axes_plan.hpp"
 #include "bench/measure.hpp"
+#include "dataset/axes.hpp"
 
 #include <boost/program_options.hpp>
 #include <string>
@@ -25,6 +27,22 @@ void require(bool condition, const std::string& message);
 
 // --warmup, --noise-target and the other measurement options over a device's defaults.
 void apply_overrides(const boost::program_options::variables_map& values, bench::MeasureSettings& settings);
+
+// What a run measures and how: the preset's axes, batch sizes and budgets, then --axes, --batch-sizes
+// and the measurement options over them. `run` and `slurm` both resolve it here, so a cluster's plan
+// and every task's agree.
+struct RunMatrix
+{
+  std::vector<std::string> layers;
+  std::vector<int> batch_sizes;
+  dataset::AxisGrid axes;
+  bench::MeasureSettings settings;
+};
+
+// Checks --preset and every --axes argument without a device, so that a misspelt axis costs nothing.
+void check_matrix_arguments(const boost::program_options::variables_map& values);
+
+RunMatrix resolve_matrix(const boost::program_options::variables_map& values, bench::PlanDevice device);
 
 } // namespace layerbench::cli
 

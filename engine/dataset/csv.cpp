@@ -29,6 +29,14 @@ std::string stat(const Row& row, std::optional<T> Stats::*member)
   return row.cell.stats ? number((*row.cell.stats).*member) : std::string();
 }
 
+std::string train_part(const Row& row, std::optional<Stats> TrainTimes::*member)
+{
+  if (!row.cell.train || !((*row.cell.train).*member)) {
+    return std::string();
+  }
+  return number(std::optional(((*row.cell.train).*member)->median_ms));
+}
+
 std::string device(const Dataset& dataset)
 {
   if (dataset.environment) {
@@ -68,6 +76,16 @@ const std::vector<Column>& columns()
     {"params", [](const Row& r) { return r.layer ? number(r.layer->params) : std::string(); }},
     {"flops_per_sample", [](const Row& r) { return r.layer ? number(r.layer->flops_per_sample) : std::string(); }},
     {"speed_class", [](const Row& r) { return r.layer ? r.layer->speed_class : std::string(); }},
+    // 1.3.0: the cell's corner of the performance-setting cube, and a train cell's parts.
+    {"precision", [](const Row& r) { return to_string(r.cell.axes.precision); }},
+    {"memory_format", [](const Row& r) { return to_string(r.cell.axes.memory_format); }},
+    {"cudnn_benchmark", [](const Row& r) { return to_string(r.cell.axes.cudnn_benchmark); }},
+    {"mode", [](const Row& r) { return to_string(r.cell.axes.mode); }},
+    {"compiled", [](const Row& r) { return to_string(r.cell.axes.compiled); }},
+    {"train_forward_ms", [](const Row& r) { return r.cell.train ? number(std::optional(r.cell.train->forward.median_ms)) : std::string(); }},
+    {"train_backward_input_ms", [](const Row& r) { return train_part(r, &TrainTimes::backward_input); }},
+    {"train_backward_weight_ms", [](const Row& r) { return train_part(r, &TrainTimes::backward_weight); }},
+    {"train_sum_ms", [](const Row& r) { return r.cell.train ? number(std::optional(r.cell.train->sum_ms)) : std::string(); }},
   };
   return table;
 }

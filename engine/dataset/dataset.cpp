@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/dataset.hpp"
 
+#include <algorithm>
+
 namespace layerbench::dataset {
 
 const Layer* find_layer(const Dataset& dataset, const std::string& name)
@@ -25,12 +27,23 @@ const PeakRate* find_compute_peak(const Peaks& peaks, const std::string& precisi
 
 const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size)
 {
+  return find_cell(dataset, layer, batch_size, Axes{});
+}
+
+const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size, const Axes& axes)
+{
   for (const auto& cell : dataset.results) {
-    if (cell.layer == layer && cell.batch_size == batch_size) {
+    if (cell.layer == layer && cell.batch_size == batch_size && cell.axes == axes) {
       return &cell;
     }
   }
   return nullptr;
+}
+
+bool has_axes(const Dataset& dataset)
+{
+  return std::any_of(dataset.results.begin(), dataset.results.end(),
+                     [](const Cell& cell) { return !cell.axes.is_reference(); });
 }
 
 std::string to_string(Kind kind)

@@ -5,6 +5,8 @@
 // and writes datasets through dataset/io.hpp. data/schema/dataset.schema.json describes the same thing,
 // and tests/test_dataset_schema.cpp keeps the two in step.
 
+#include "dataset/axes.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,7 +32,8 @@ struct SchemaVersion
 // 1.3.0 added environment.peaks (measured GEMM FLOP/s per precision and memory bandwidth) and
 // layers[].{bytes_fixed, bytes_per_sample, bytes_formula} (minimum traffic, for the roofline),
 // methodology.{shard_plan, shard_cells}: how a shard's cells were chosen, and which they are, and
-// results[].cuda (graph replay, cold L2, clocks) with methodology.cuda_method.
+// results[].cuda (graph replay, cold L2, clocks) with methodology.cuda_method, and methodology.axes,
+// results[].axes and results[].train (the performance-setting cube, issue 13).
 inline constexpr SchemaVersion k_schema_version{1, 3, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
@@ -143,11 +146,12 @@ struct Environment
   std::optional<Peaks> peaks;
 };
 
-// One cell of the matrix: a layer at a batch size.
+// One cell of the matrix: a layer at a batch size, at one corner of the performance-setting cube.
 struct CellKey
 {
   std::string layer;
   int batch_size = 0;
+  Axes axes; // the reference corner unless the run measured others (1.3.0)
 };
 
 struct Methodology
@@ -182,6 +186,10 @@ struct Methodology
   std::string dispatch;  // what "the operators Python's module runs" means for this run
   std::string canary;    // what results[].canary times (bench/canary.hpp)
   std::string cuda_method; // what results[].cuda measures (graph replay, cold L2, clocks); CUDA runs, 1.3.0
+  // The axes' values measured (1.3.0); the declared matrix is layers x batch_sizes x corners(axes).
+  // Older files, and runs of the reference corner only, have the default grid.
+  AxisGrid axes;
+  std::string axes_text; // how each axis is applied, in words
 };
 
 struct Layer
@@ -284,10 +292,21 @@ struct CudaCell
   CudaClocks clocks;
 };
 
+// A train-mode cell's parts, timed apart as DeepBench reports fwd, bwd_inputs and bwd_params (1.3.0).
+// The cell's own stats time the whole step: one forward and one backward for both gradients.
+struct TrainTimes
+{
+  Stats forward;                         // the forward with autograd recording
+  std::optional<Stats> backward_input;   // absent where the input is not differentiable (Embedding's indices)
+  std::optional<Stats> backward_weight;  // absent for layers without parameters
+  double sum_ms = 0;                     // forward + backward_input + backward_weight medians
+};
+
 struct Cell
 {
   std::string layer;
   int batch_size = 0;
+  Axes axes; // the reference corner unless the file says otherwise (1.3.0)
   CellStatus status = CellStatus::ok;
   std::string skip_reason; // skipped only
   std::optional<Stats> stats;
@@ -303,6 +322,7 @@ struct Cell
   std::optional<CudaCell> cuda; // CUDA runs from 1.3.0
   std::vector<Operator> operators; // empty when not profiled
   std::vector<Kernel> kernels;
+  std::optional<TrainTimes> train; // mode train only
 };
 
 struct Dataset
@@ -324,7 +344,11 @@ struct Dataset
 };
 
 const Layer* find_layer(const Dataset& dataset, const std::string& name);
+// The reference corner's cell (fp32, contiguous, eager, inference mode), what the home table shows.
 const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size);
+const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size, const Axes& axes);
+// Whether the dataset measured any corner but the reference.
+bool has_axes(const Dataset& dataset);
 
 std::string to_string(Kind kind);
 std::string to_string(CellStatus status);

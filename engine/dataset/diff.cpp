@@ -51,11 +51,12 @@ const Stats* timed(const Cell* cell)
   return &*cell->stats;
 }
 
-CellChange compare(const std::string& layer, int batch_size, const Cell* a, const Cell* b)
+CellChange compare(const Cell& key, const Cell* a, const Cell* b)
 {
   CellChange change;
-  change.layer = layer;
-  change.batch_size = batch_size;
+  change.layer = key.layer;
+  change.batch_size = key.batch_size;
+  change.axes = key.axes;
   const Stats* sa = timed(a);
   const Stats* sb = timed(b);
   change.a_page_faults = a ? a->page_faults_per_iteration : std::nullopt;
@@ -146,11 +147,11 @@ DiffResult diff(const Dataset& a, const Dataset& b)
   DiffResult result;
   result.settings = compare_settings(a, b);
   for (const auto& cell : a.results) {
-    result.cells.push_back(compare(cell.layer, cell.batch_size, &cell, find_cell(b, cell.layer, cell.batch_size)));
+    result.cells.push_back(compare(cell, &cell, find_cell(b, cell.layer, cell.batch_size, cell.axes)));
   }
   for (const auto& cell : b.results) {
-    if (!find_cell(a, cell.layer, cell.batch_size)) {
-      result.cells.push_back(compare(cell.layer, cell.batch_size, nullptr, &cell));
+    if (!find_cell(a, cell.layer, cell.batch_size, cell.axes)) {
+      result.cells.push_back(compare(cell, nullptr, &cell));
     }
   }
   for (const auto& cell : result.cells) {
@@ -197,6 +198,12 @@ std::string summary_line(const DiffSummary& s)
 const char* k_rule = "beyond noise: the [p25, p75] intervals do not overlap and |B/A - 1| exceeds both runs' "
                      "(p75 - p25) / median; a run without quartiles counts as the point [median, median]";
 
+// The layer, and the corner where it is not the reference: "Conv2d (bf16 channels_last)".
+std::string cell_name(const CellChange& cell)
+{
+  return cell.axes.is_reference() ? cell.layer : cell.layer + " (" + label(cell.axes) + ")";
+}
+
 bool has_page_faults(const DiffResult& result)
 {
   return std::any_of(result.cells.begin(), result.cells.end(),
@@ -221,13 +228,17 @@ std::string as_text(const DiffResult& result, const std::string& a_name, const s
   }
   const bool with_faults = has_page_faults(result);
   char row[200];
-  std::snprintf(row, sizeof row, "%-20s %6s %10s %10s %8s  %-10s%s\n", "layer", "batch", "A ms", "B ms", "B/A", "change",
-                with_faults ? " page faults/iteration A -> B" : "");
+  int width = 20;
+  for (const auto& cell : result.cells) {
+    width = std::max(width, static_cast<int>(cell_name(cell).size()));
+  }
+  std::snprintf(row, sizeof row, "%-*s %6s %10s %10s %8s  %-10s%s\n", width, "layer", "batch", "A ms", "B ms", "B/A",
+                "change", with_faults ? " page faults/iteration A -> B" : "");
   out << row;
   for (const auto& cell : result.cells) {
     const std::string fault_text
         = with_faults ? " " + faults(cell.a_page_faults) + " -> " + faults(cell.b_page_faults) : "";
-    std::snprintf(row, sizeof row, "%-20s %6d %10s %10s %8s  %-10s%s\n", cell.layer.c_str(), cell.batch_size,
+    std::snprintf(row, sizeof row, "%-*s %6d %10s %10s %8s  %-10s%s\n", width, cell_name(cell).c_str(), cell.batch_size,
                   milliseconds(cell.a_ms).c_str(), milliseconds(cell.b_ms).c_str(), ratio_text(cell.ratio).c_str(),
                   to_string(cell.change).c_str(), fault_text.c_str());
     out << row;
@@ -251,7 +262,7 @@ std::string as_markdown(const DiffResult& result, const std::string& a_name, con
   out << "| Layer | Batch | A (ms) | B (ms) | B/A | Change |" << (with_faults ? " Page faults/iteration A | B |" : "")
       << "\n|---|---:|---:|---:|---:|---|" << (with_faults ? "---:|---:|" : "") << "\n";
   for (const auto& cell : result.cells) {
-    out << "| " << cell.layer << " | " << cell.batch_size << " | " << milliseconds(cell.a_ms) << " | "
+    out << "| " << cell_name(cell) << " | " << cell.batch_size << " | " << milliseconds(cell.a_ms) << " | "
         << milliseconds(cell.b_ms) << " | " << ratio_text(cell.ratio) << " | " << to_string(cell.change) << " |";
     if (with_faults) {
       out << " " << faults(cell.a_page_faults) << " | " << faults(cell.b_page_faults) << " |";
@@ -272,8 +283,13 @@ std::string as_json(const DiffResult& result, const std::string& a_name, const s
     json["settings"].push_back({{"name", setting.name}, {"a", setting.a}, {"b", setting.b}});
   }
   for (const auto& cell : result.cells) {
+    OrderedJson axes = OrderedJson::object();
+    for (const auto& info : axis_table()) {
+      axes[info.name] = axis_value(cell.axes, info.name);
+    }
     json["cells"].push_back({{"layer", cell.layer},
                              {"batch_size", cell.batch_size},
+                             {"axes", axes},
                              {"a_median_ms", optional(cell.a_ms)},
                              {"b_median_ms", optional(cell.b_ms)},
                              {"ratio", optional(cell.ratio)},

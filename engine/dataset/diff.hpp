@@ -9,7 +9,8 @@
 //   2. |B/A - 1| exceeds the noise of each run, noise = (p75 - p25) / median.
 // A run without quartiles (a published reference gives medians only) has the single point
 // [median, median] as its interval and noise 0, so only the other run's noise can hide a change.
-// A cell that either dataset lacks or skipped is "missing".
+// A cell that either dataset lacks or skipped is "missing". Cells are matched by layer, batch size and
+// corner of the performance-setting cube (dataset/axes.hpp).
 
 #include "dataset/dataset.hpp"
 
@@ -26,6 +27,7 @@ struct CellChange
 {
   std::string layer;
   int batch_size = 0;
+  Axes axes; // the corner compared (1.3.0); the reference corner for older files
   std::optional<double> a_ms; // median
   std::optional<double> b_ms;
   std::optional<double> ratio; // b / a

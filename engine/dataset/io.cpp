@@ -104,6 +104,18 @@ OrderedJson to_json(const Environment& environment)
   return json;
 }
 
+// A cell's corner as "axes": {axis: value}; nothing for the reference corner, so older readers and files agree.
+void put_axes(OrderedJson& json, const Axes& axes)
+{
+  if (axes.is_reference()) {
+    return;
+  }
+  auto& object = json["axes"] = OrderedJson::object();
+  for (const auto& info : axis_table()) {
+    object[info.name] = axis_value(axes, info.name);
+  }
+}
+
 OrderedJson to_json(const Methodology& m)
 {
   OrderedJson json{{"timer", m.timer},
@@ -127,7 +139,9 @@ OrderedJson to_json(const Methodology& m)
   if (!m.shard_cells.empty()) {
     auto& cells = json["shard_cells"] = OrderedJson::array();
     for (const auto& key : m.shard_cells) {
-      cells.push_back({{"layer", key.layer}, {"batch_size", key.batch_size}});
+      OrderedJson cell{{"layer", key.layer}, {"batch_size", key.batch_size}};
+      put_axes(cell, key.axes);
+      cells.push_back(std::move(cell));
     }
   }
   put_text(json, "cpu_memory_policy", m.cpu_memory_policy);
@@ -136,6 +150,13 @@ OrderedJson to_json(const Methodology& m)
   put_text(json, "dispatch", m.dispatch);
   put_text(json, "canary", m.canary);
   put_text(json, "cuda_method", m.cuda_method);
+  if (!m.axes.is_reference()) {
+    auto& axes = json["axes"] = OrderedJson::object();
+    for (const auto& info : axis_table()) {
+      axes[info.name] = grid_values(m.axes, info.name);
+    }
+  }
+  put_text(json, "axes_text", m.axes_text);
   return json;
 }
 
@@ -219,7 +240,9 @@ OrderedJson to_json(const CudaCell& cuda)
 
 OrderedJson to_json(const Cell& cell)
 {
-  OrderedJson json{{"layer", cell.layer}, {"batch_size", cell.batch_size}, {"status", to_string(cell.status)}};
+  OrderedJson json{{"layer", cell.layer}, {"batch_size", cell.batch_size}};
+  put_axes(json, cell.axes);
+  json["status"] = to_string(cell.status);
   put_text(json, "skip_reason", cell.skip_reason);
   if (cell.stats) {
     json["stats"] = to_json(*cell.stats);
@@ -250,6 +273,18 @@ OrderedJson to_json(const Cell& cell)
     for (const auto& kernel : cell.kernels) {
       kernels.push_back({{"name", kernel.name}, {"calls", kernel.calls}, {"device_fraction", kernel.device_fraction}});
     }
+  }
+  if (cell.train) {
+    const auto& t = *cell.train;
+    OrderedJson train{{"forward", to_json(t.forward)}};
+    if (t.backward_input) {
+      train["backward_input"] = to_json(*t.backward_input);
+    }
+    if (t.backward_weight) {
+      train["backward_weight"] = to_json(*t.backward_weight);
+    }
+    train["sum_ms"] = t.sum_ms;
+    json["train"] = train;
   }
   return json;
 }
@@ -422,6 +457,31 @@ Environment parse_environment(Reader reader)
   return environment;
 }
 
+// A cell's corner; every axis it leaves out is at its reference value.
+Axes parse_axes(Reader& reader)
+{
+  Axes result;
+  if (!reader.has("axes")) {
+    reader.allow_null("axes");
+    return result;
+  }
+  auto axes = reader.object("axes");
+  for (const auto& info : axis_table()) {
+    if (!axes.has(info.name)) {
+      axes.allow_null(info.name);
+      continue;
+    }
+    const auto value = axes.text(info.name);
+    try {
+      set_axis(result, info.name, value);
+    } catch (const Error& error) {
+      axes.fail(axes.at(info.name), error.what());
+    }
+  }
+  axes.done();
+  return result;
+}
+
 Methodology parse_methodology(Reader reader)
 {
   Methodology m;
@@ -444,7 +504,9 @@ Methodology parse_methodology(Reader reader)
   m.shard = reader.optional_text("shard");
   m.shard_plan = reader.optional_text("shard_plan");
   m.shard_cells = parse_list<CellKey>(reader, "shard_cells", [](Reader& item) {
-    return CellKey{item.text("layer"), item.small_integer("batch_size")};
+    CellKey key{item.text("layer"), item.small_integer("batch_size"), {}};
+    key.axes = parse_axes(item);
+    return key;
   });
   m.cpu_memory_policy = reader.optional_text("cpu_memory_policy");
   m.cpu_memory_policy_text = reader.optional_text("cpu_memory_policy_text");
@@ -452,6 +514,25 @@ Methodology parse_methodology(Reader reader)
   m.dispatch = reader.optional_text("dispatch");
   m.canary = reader.optional_text("canary");
   m.cuda_method = reader.optional_text("cuda_method");
+  if (reader.has("axes")) {
+    auto axes = reader.object("axes");
+    for (const auto& info : axis_table()) {
+      if (axes.has(info.name)) {
+        const auto values = text_list(axes, info.name);
+        try {
+          set_grid_values(m.axes, info.name, values);
+        } catch (const Error& error) {
+          axes.fail(axes.at(info.name), error.what());
+        }
+      } else {
+        axes.allow_null(info.name);
+      }
+    }
+    axes.done();
+  } else {
+    reader.allow_null("axes");
+  }
+  m.axes_text = reader.optional_text("axes_text");
   reader.done();
   return m;
 }
@@ -494,6 +575,15 @@ Stats parse_stats(Reader reader)
   stats.noise_target_met = reader.optional<bool>("noise_target_met", &Reader::boolean);
   reader.done();
   return stats;
+}
+
+std::optional<Stats> optional_stats(Reader& reader, const std::string& key)
+{
+  if (!reader.has(key)) {
+    reader.allow_null(key);
+    return std::nullopt;
+  }
+  return parse_stats(reader.object(key));
 }
 
 // Every element of the array `key` read by `parse_one`; an absent or null key is an empty list.
@@ -579,13 +669,10 @@ Cell parse_cell(Reader reader)
   Cell cell;
   cell.layer = reader.text("layer");
   cell.batch_size = reader.small_integer("batch_size");
+  cell.axes = parse_axes(reader);
   cell.status = parse_enum<CellStatus>(reader, "status", {{"ok", CellStatus::ok}, {"skipped", CellStatus::skipped}});
   cell.skip_reason = reader.optional_text("skip_reason");
-  if (reader.has("stats")) {
-    cell.stats = parse_stats(reader.object("stats"));
-  } else {
-    reader.allow_null("stats");
-  }
+  cell.stats = optional_stats(reader, "stats");
   cell.first_call_ms = reader.optional<double>("first_call_ms", &Reader::number);
   cell.host_wall_median_ms = reader.optional<double>("host_wall_median_ms", &Reader::number);
   cell.peak_memory_bytes = reader.optional<int64_t>("peak_memory_bytes", &Reader::integer);
@@ -603,6 +690,18 @@ Cell parse_cell(Reader reader)
   cell.cuda = optional_object<CudaCell>(reader, "cuda", parse_cuda);
   cell.operators = parse_operators(reader);
   cell.kernels = parse_kernels(reader);
+  if (reader.has("train")) {
+    auto train = reader.object("train");
+    TrainTimes t;
+    t.forward = parse_stats(train.object("forward"));
+    t.backward_input = optional_stats(train, "backward_input");
+    t.backward_weight = optional_stats(train, "backward_weight");
+    t.sum_ms = train.number("sum_ms");
+    train.done();
+    cell.train = t;
+  } else {
+    reader.allow_null("train");
+  }
   reader.done();
   return cell;
 }

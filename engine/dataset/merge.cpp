@@ -9,6 +9,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace layerbench::dataset {
 
@@ -91,20 +92,23 @@ void require_one_plan(const std::vector<ShardFile>& shards, const std::vector<Ce
   if (shards.front().dataset.methodology->shard_plan.empty()) {
     return; // round-robin shards (before 1.3.0) follow from their I/N alone
   }
-  std::map<std::pair<std::string, int>, std::string> planned;
+  std::map<std::tuple<std::string, int, Axes>, std::string> planned;
+  const auto describe = [](const CellKey& key) {
+    return key.layer + " at batch size " + std::to_string(key.batch_size)
+           + (key.axes.is_reference() ? "" : " (" + label(key.axes) + ")");
+  };
   for (const auto& file : shards) {
     for (const auto& key : file.dataset.methodology->shard_cells) {
-      const auto [where, fresh] = planned.emplace(std::make_pair(key.layer, key.batch_size), file.origin);
+      const auto [where, fresh] = planned.emplace(std::make_tuple(key.layer, key.batch_size, key.axes), file.origin);
       if (!fresh) {
-        throw Error("merge: the plans of " + where->second + " and " + file.origin + " both hold cell " + key.layer
-                    + " at batch size " + std::to_string(key.batch_size) + "; only shards of one plan can be merged");
+        throw Error("merge: the plans of " + where->second + " and " + file.origin + " both hold cell " + describe(key)
+                    + "; only shards of one plan can be merged");
       }
     }
   }
   for (const auto& key : matrix) {
-    if (planned.count({key.layer, key.batch_size}) == 0) {
-      throw Error("merge: no shard's plan holds cell " + key.layer + " at batch size " + std::to_string(key.batch_size)
-                  + "; only shards of one plan can be merged");
+    if (planned.count({key.layer, key.batch_size, key.axes}) == 0) {
+      throw Error("merge: no shard's plan holds cell " + describe(key) + "; only shards of one plan can be merged");
     }
   }
 }
@@ -133,13 +137,15 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
     throw Error("merge: no shard files to merge");
   }
   require_all_shards(shards);
-  std::map<std::pair<std::string, int>, std::pair<const Cell*, std::string>> cells;
+  std::map<std::tuple<std::string, int, Axes>, std::pair<const Cell*, std::string>> cells;
   for (const auto& file : shards) {
     require_same(shards.front(), file);
     for (const auto& cell : file.dataset.results) {
-      const auto [where, fresh] = cells.emplace(std::make_pair(cell.layer, cell.batch_size), std::make_pair(&cell, file.origin));
+      const auto [where, fresh]
+        = cells.emplace(std::make_tuple(cell.layer, cell.batch_size, cell.axes), std::make_pair(&cell, file.origin));
       if (!fresh) {
-        throw Error("merge: cell " + cell.layer + " at batch size " + std::to_string(cell.batch_size) + " is in both "
+        throw Error("merge: cell " + cell.layer + " at batch size " + std::to_string(cell.batch_size)
+                    + (cell.axes.is_reference() ? "" : " (" + label(cell.axes) + ")") + " is in both "
                     + where->second.second + " and " + file.origin);
       }
     }
@@ -155,7 +161,7 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
   merged.provenance.command_line = command_line;
   merged.results.clear();
   for (const auto& key : declared_matrix(merged)) {
-    const auto found = cells.find({key.layer, key.batch_size});
+    const auto found = cells.find({key.layer, key.batch_size, key.axes});
     if (found != cells.end()) {
       merged.results.push_back(*found->second.first);
       cells.erase(found);
@@ -165,7 +171,7 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
   // dropping data silently.
   for (const auto& file : shards) {
     for (const auto& cell : file.dataset.results) {
-      if (cells.count({cell.layer, cell.batch_size})) {
+      if (cells.count({cell.layer, cell.batch_size, cell.axes})) {
         merged.results.push_back(cell);
       }
     }

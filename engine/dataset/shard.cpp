@@ -102,7 +102,7 @@ std::vector<CellCost> costs_from_dataset(const Dataset& previous, const std::vec
   std::vector<CellCost> costs = fallback;
   size_t found = 0;
   for (auto& cost : costs) {
-    const auto* cell = find_cell(previous, cost.cell.layer, cost.cell.batch_size);
+    const auto* cell = find_cell(previous, cost.cell.layer, cost.cell.batch_size, cost.cell.axes);
     if (cell && cell->cell_seconds && *cell->cell_seconds > 0) {
       cost.seconds = *cell->cell_seconds;
       ++found;

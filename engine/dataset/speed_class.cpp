@@ -53,7 +53,8 @@ void assign_speed_classes(Dataset& dataset)
   const int batch = reference_batch(dataset);
   std::map<std::string, double> medians;
   for (const auto& cell : dataset.results) {
-    if (cell.batch_size == batch && cell.status == CellStatus::ok && cell.stats) {
+    // The reference corner only: the classes compare layers, not settings.
+    if (cell.batch_size == batch && cell.axes.is_reference() && cell.status == CellStatus::ok && cell.stats) {
       medians[cell.layer] = cell.stats->median_ms;
     }
   }

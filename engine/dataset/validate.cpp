@@ -14,6 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <tuple>
 
 namespace layerbench::dataset {
 
@@ -326,6 +327,19 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
   checker.at_least(pointer + "/cell_seconds", cell.cell_seconds, 0, 1e7);
   checker.at_least(pointer + "/page_faults_per_iteration", cell.page_faults_per_iteration, 0, 1e12);
   check_profile(cell, pointer, checker);
+  if (cell.train) {
+    if (cell.axes.mode != GradMode::train) {
+      checker.add(pointer + "/train", "only a cell of mode train has train timings");
+    }
+    check_stats(cell.train->forward, pointer + "/train/forward", checker);
+    if (cell.train->backward_input) {
+      check_stats(*cell.train->backward_input, pointer + "/train/backward_input", checker);
+    }
+    if (cell.train->backward_weight) {
+      check_stats(*cell.train->backward_weight, pointer + "/train/backward_weight", checker);
+    }
+    checker.time(pointer + "/train/sum_ms", cell.train->sum_ms);
+  }
   if (cell.canary) {
     checker.time(pointer + "/canary/matmul_ms", cell.canary->matmul_ms);
     checker.time(pointer + "/canary/copy_ms", cell.canary->copy_ms);
@@ -335,9 +349,14 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
   }
 }
 
+std::string describe_key(const std::string& layer, int batch_size, const Axes& axes)
+{
+  return layer + " at batch size " + std::to_string(batch_size) + (axes.is_reference() ? "" : " (" + label(axes) + ")");
+}
+
 void check_results(const Dataset& dataset, Completeness completeness, Checker& checker)
 {
-  std::map<std::pair<std::string, int>, size_t> seen;
+  std::map<std::tuple<std::string, int, Axes>, size_t> seen;
   for (size_t i = 0; i < dataset.results.size(); ++i) {
     const auto& cell = dataset.results[i];
     const auto pointer = "/results/" + std::to_string(i);
@@ -345,16 +364,18 @@ void check_results(const Dataset& dataset, Completeness completeness, Checker& c
     if (!find_layer(dataset, cell.layer)) {
       checker.add(pointer + "/layer", "layer \"" + cell.layer + "\" is not described in /layers");
     }
-    const auto [where, fresh] = seen.emplace(std::make_pair(cell.layer, cell.batch_size), i);
+    const auto [where, fresh] = seen.emplace(std::make_tuple(cell.layer, cell.batch_size, cell.axes), i);
     if (!fresh) {
-      checker.add(pointer, "duplicate cell " + cell.layer + " at batch size " + std::to_string(cell.batch_size)
-                             + " (first at /results/" + std::to_string(where->second) + ")");
+      checker.add(pointer, "duplicate cell " + describe_key(cell.layer, cell.batch_size, cell.axes) + " (first at /results/"
+                             + std::to_string(where->second) + ")");
     }
   }
   const auto matrix = declared_matrix(dataset);
+  std::set<std::tuple<std::string, int, Axes>> declared;
   for (const auto& key : matrix) {
-    if (completeness == Completeness::complete && seen.count({key.layer, key.batch_size}) == 0) {
-      checker.add("/results", "cell " + key.layer + " at batch size " + std::to_string(key.batch_size)
+    declared.emplace(key.layer, key.batch_size, key.axes);
+    if (completeness == Completeness::complete && seen.count({key.layer, key.batch_size, key.axes}) == 0) {
+      checker.add("/results", "cell " + describe_key(key.layer, key.batch_size, key.axes)
                                 + " of the declared matrix is missing (record it as skipped with a reason)");
     }
   }
@@ -363,21 +384,18 @@ void check_results(const Dataset& dataset, Completeness completeness, Checker& c
   }
   for (size_t i = 0; i < dataset.results.size(); ++i) {
     const auto& cell = dataset.results[i];
-    const bool declared = std::any_of(matrix.begin(), matrix.end(), [&](const CellKey& key) {
-      return key.layer == cell.layer && key.batch_size == cell.batch_size;
-    });
-    if (!declared) {
-      checker.add("/results/" + std::to_string(i), "cell " + cell.layer + " at batch size "
-                                                        + std::to_string(cell.batch_size)
+    if (declared.count({cell.layer, cell.batch_size, cell.axes}) == 0) {
+      checker.add("/results/" + std::to_string(i), "cell " + describe_key(cell.layer, cell.batch_size, cell.axes)
                                                         + " is outside the declared matrix (and shard)");
     }
   }
 }
 
-bool has_key(const std::vector<CellKey>& keys, const std::string& layer, int batch_size)
+bool has_key(const std::vector<CellKey>& keys, const std::string& layer, int batch_size, const Axes& axes)
 {
-  return std::any_of(keys.begin(), keys.end(),
-                     [&](const CellKey& key) { return key.layer == layer && key.batch_size == batch_size; });
+  return std::any_of(keys.begin(), keys.end(), [&](const CellKey& key) {
+    return key.layer == layer && key.batch_size == batch_size && key.axes == axes;
+  });
 }
 
 void check_shard_cells(const Methodology& m, Checker& checker)
@@ -388,18 +406,20 @@ void check_shard_cells(const Methodology& m, Checker& checker)
   if (!m.shard.empty() && !m.shard_cells.empty() && m.shard_plan.empty()) {
     checker.add("/methodology/shard_plan", "is missing: /methodology/shard_cells needs the plan that chose them");
   }
+  const auto axes = corners(m.axes);
   for (size_t i = 0; i < m.shard_cells.size(); ++i) {
     const auto& key = m.shard_cells[i];
     const auto where = "/methodology/shard_cells/" + std::to_string(i);
     const bool in_matrix = std::find(m.layers.begin(), m.layers.end(), key.layer) != m.layers.end()
-                           && std::find(m.batch_sizes.begin(), m.batch_sizes.end(), key.batch_size) != m.batch_sizes.end();
+                           && std::find(m.batch_sizes.begin(), m.batch_sizes.end(), key.batch_size) != m.batch_sizes.end()
+                           && std::find(axes.begin(), axes.end(), key.axes) != axes.end();
     if (!in_matrix) {
-      checker.add(where, "cell " + key.layer + " at batch size " + std::to_string(key.batch_size)
-                           + " is not in methodology.layers x methodology.batch_sizes");
+      checker.add(where, "cell " + describe_key(key.layer, key.batch_size, key.axes)
+                           + " is not in methodology.layers x methodology.batch_sizes x methodology.axes");
     }
     const std::vector<CellKey> before(m.shard_cells.begin(), m.shard_cells.begin() + static_cast<long>(i));
-    if (has_key(before, key.layer, key.batch_size)) {
-      checker.add(where, "cell " + key.layer + " at batch size " + std::to_string(key.batch_size) + " is listed twice");
+    if (has_key(before, key.layer, key.batch_size, key.axes)) {
+      checker.add(where, "cell " + describe_key(key.layer, key.batch_size, key.axes) + " is listed twice");
     }
   }
 }
@@ -441,7 +461,7 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
     }
     for (const auto& layer : dataset.layers) {
       for (int batch_size : batch_sizes) {
-        matrix.push_back({layer.name, batch_size});
+        matrix.push_back({layer.name, batch_size, Axes{}});
       }
     }
     return matrix;
@@ -451,8 +471,10 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
     // The shard's own list, in matrix order; check_methodology reports cells outside the matrix.
     for (const auto& layer : m.layers) {
       for (int batch_size : m.batch_sizes) {
-        if (has_key(m.shard_cells, layer, batch_size)) {
-          matrix.push_back({layer, batch_size});
+        for (const auto& corner : corners(m.axes)) {
+          if (has_key(m.shard_cells, layer, batch_size, corner)) {
+            matrix.push_back({layer, batch_size, corner});
+          }
         }
       }
     }
@@ -464,11 +486,14 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
   } catch (const Error&) {
     // Reported by check_methodology; the whole matrix is the best guess meanwhile.
   }
+  const auto axes = corners(m.axes);
   size_t index = 0;
   for (const auto& layer : m.layers) {
     for (int batch_size : m.batch_sizes) {
-      if (in_round_robin_shard(shard, index++)) {
-        matrix.push_back({layer, batch_size});
+      for (const auto& corner : axes) {
+        if (in_round_robin_shard(shard, index++)) {
+          matrix.push_back({layer, batch_size, corner});
+        }
       }
     }
   }

@@ -31,8 +31,9 @@ enum class Completeness { complete, partial };
 
 std::vector<Problem> check(const Dataset& dataset, Completeness completeness = Completeness::complete);
 
-// The matrix a dataset declares: methodology.layers x methodology.batch_sizes, restricted to its
-// shard, in layer-major order. For a published reference: its layers x the batch sizes it gives.
+// The matrix a dataset declares: methodology.layers x methodology.batch_sizes x the corners of
+// methodology.axes, restricted to its shard, in layer-major order (the corners vary fastest). For a
+// published reference: its layers x the batch sizes it gives, at the reference corner.
 std::vector<CellKey> declared_matrix(const Dataset& dataset);
 
 // Everything `layerbench validate` says of one file, each line "FILE: /pointer: message". A

@@ -238,6 +238,7 @@ PageSpec faq_page(const SiteData& site, Data base)
   view.set("flops", flops_answer(data));
   view.set("method", methodology_answer(data));
   view.set("roofline", roofline_faq(site));
+  view.set("settings", settings_answer(site));
   return {"faq", "faq.html", std::move(view), "faq"};
 }
 

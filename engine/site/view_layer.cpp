@@ -170,7 +170,8 @@ Data operators_block(const SiteDataset& entry, const std::string& name)
   bool faults = false;
   bool cuda = false;
   for (const auto& cell : entry.data.results) {
-    if (cell.layer != name || cell.operators.empty()) {
+    // The reference corner's: a dataset of settings would list each operator set once per corner.
+    if (cell.layer != name || cell.operators.empty() || !cell.axes.is_reference()) {
       continue;
     }
     const double per_iteration = cell.page_faults_per_iteration.value_or(0);
@@ -250,6 +251,7 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
     }
   }
   view.set("operator_blocks", operators);
+  view.set("corner_blocks", corner_blocks(site, name));
   return {"layer", layer_path(name), std::move(view), ""};
 }
 

@@ -212,6 +212,11 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
   pages.push_back(faq_page(site, page_base(site, "faq.html", "Frequently asked questions")));
   pages.push_back(methodology_page(site, page_base(site, "methodology.html", "Methodology"), base_url));
   pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets"), base_url));
+  for (const auto& entry : site.datasets) {
+    if (has_settings_page(entry)) {
+      pages.push_back(settings_page(entry, page_base(site, settings_path(entry), "Settings: " + dataset_label(entry))));
+    }
+  }
   pages.push_back(compare_index_page(site, page_base(site, "compare.html", "Compare datasets")));
   for (const auto& pair : compare_pairs(site)) {
     const std::string path = compare_path(site, pair.first, pair.second);

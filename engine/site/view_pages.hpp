@@ -21,6 +21,16 @@ PageSpec formulas_page(const SiteData& site, Data base);
 Data reproduce_steps(const SiteDataset& entry);
 PageSpec datasets_page(const SiteData& site, Data base, const std::string& base_url);
 
+// The settings page of a dataset that measured corners of the performance-setting cube.
+bool has_settings_page(const SiteDataset& entry);
+std::string settings_path(const SiteDataset& entry); // "settings/<slug>.html"
+PageSpec settings_page(const SiteDataset& entry, Data base);
+// For the FAQ: per layer, the inference setting with the largest speedup at the largest batch size, in
+// the featured dataset or else the first with settings; false when no dataset has any.
+Data settings_answer(const SiteData& site);
+// For a layer page: every corner each dataset measured of `layer` (an empty list when none did).
+Data corner_blocks(const SiteData& site, const std::string& layer);
+
 // Every unordered pair of datasets, as (base, other): the reference is always the base.
 std::vector<std::pair<size_t, size_t>> compare_pairs(const SiteData& site);
 std::string compare_path(const SiteData& site, size_t base, size_t other);

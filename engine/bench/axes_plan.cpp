@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "bench/axes_plan.hpp"
+
+#include "util/error.hpp"
+
+#include <algorithm>
+
+namespace layerbench::bench {
+
+using dataset::Axes;
+
+bool device_supports(const Axes& axes, PlanDevice device)
+{
+  if (axes.compiled == dataset::Compiled::aot_inductor) {
+    return false;
+  }
+  if (device == PlanDevice::cuda) {
+    return true;
+  }
+  return axes.precision != dataset::Precision::fp16 && axes.precision != dataset::Precision::tf32
+         && axes.cudnn_benchmark == dataset::CudnnBenchmark::off;
+}
+
+std::optional<std::string> unsupported(const Axes& axes, PlanDevice device, const LayerTraits& layer)
+{
+  if (axes.compiled == dataset::Compiled::aot_inductor) {
+    return std::string("compiled=aot_inductor: not built yet (AOTInductor packages are not exported by this version)");
+  }
+  if (device == PlanDevice::cpu) {
+    if (axes.precision == dataset::Precision::fp16) {
+      return std::string("precision=fp16: fp16 autocast is measured on CUDA only");
+    }
+    if (axes.precision == dataset::Precision::tf32) {
+      return std::string("precision=tf32: TF32 is a CUDA tensor-core mode; the CPU has none");
+    }
+    if (axes.cudnn_benchmark == dataset::CudnnBenchmark::on) {
+      return std::string("cudnn_benchmark=on: cuDNN runs on CUDA only");
+    }
+  }
+  if (axes.memory_format == dataset::MemoryFormat::channels_last && layer.rank != InputRank::four_d) {
+    return "memory_format=channels_last: a layout of 4-D tensors; " + layer.name + " takes no 4-D input";
+  }
+  return std::nullopt;
+}
+
+PresetName parse_preset(const std::string& text)
+{
+  if (text == "reference") {
+    return PresetName::reference;
+  }
+  if (text == "cube") {
+    return PresetName::cube;
+  }
+  throw UsageError("--preset: \"" + text + "\" is not one of reference, cube");
+}
+
+Preset preset(PresetName name, PlanDevice device)
+{
+  Preset result;
+  if (name == PresetName::reference) {
+    result.batch_sizes = {1, 8, 32, 128};
+    return result;
+  }
+  // Every value the device supports; corners a layer cannot run are skipped cells.
+  dataset::AxisGrid all;
+  for (const auto& info : dataset::axis_table()) {
+    dataset::set_grid_values(all, info.name, info.values);
+  }
+  for (const auto& corner : dataset::corners(all)) {
+    if (!device_supports(corner, device)) {
+      continue;
+    }
+    const auto add = [](auto& list, auto value) {
+      if (std::find(list.begin(), list.end(), value) == list.end()) {
+        list.push_back(value);
+      }
+    };
+    add(result.grid.precision, corner.precision);
+    add(result.grid.memory_format, corner.memory_format);
+    add(result.grid.cudnn_benchmark, corner.cudnn_benchmark);
+    add(result.grid.mode, corner.mode);
+    add(result.grid.compiled, corner.compiled);
+  }
+  if (device == PlanDevice::cuda) {
+    result.batch_sizes = {1, 8, 32, 128};
+    return result;
+  }
+  // About 230 measured cells, a third of them train cells of four parts each, in about 15 minutes on a
+  // shared 2-core machine. Batch 8 rather than 32: TransformerEncoder takes ~0.9 s per forward at 32
+  // on such a CPU, and its twelve corners alone (train steps of ~3 s, bf16 slower still) would take
+  // several minutes.
+  result.batch_sizes = {1, 8};
+  result.warmup_seconds = 0.02;
+  result.min_samples = k_fewest_samples;
+  result.cell_budget_seconds = 0.6;
+  return result;
+}
+
+Estimate estimate(const std::vector<LayerTraits>& layers,
+                  size_t batch_sizes,
+                  const std::vector<Axes>& corners,
+                  PlanDevice device,
+                  double warmup_seconds,
+                  const StoppingRule& rule)
+{
+  Estimate result;
+  for (const auto& layer : layers) {
+    for (const auto& corner : corners) {
+      const int count = static_cast<int>(batch_sizes);
+      result.cells += count;
+      if (unsupported(corner, device, layer)) {
+        result.skipped += count;
+        continue;
+      }
+      const bool train = corner.mode == dataset::GradMode::train;
+      result.train += train ? count : 0;
+      const double part = warmup_seconds + rule.budget_seconds + k_cell_overhead_seconds;
+      result.seconds += count * part * (train ? k_train_parts : 1);
+    }
+  }
+  return result;
+}
+
+} // namespace layerbench::bench

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Which corners of the performance-setting cube a run measures, and which it cannot: the presets,
+// the support rules and the time estimate. Knows nothing of torch, so its rules are unit tested
+// without a device.
+
+#include "bench/statistics.hpp"
+#include "dataset/axes.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace layerbench::bench {
+
+enum class PlanDevice { cpu, cuda };
+
+// What the support rules need to know of a layer.
+enum class InputRank { four_d, other }; // channels_last is a layout of 4-D tensors
+
+struct LayerTraits
+{
+  std::string name;
+  InputRank rank = InputRank::other;
+};
+
+// Why `axes` cannot be measured for this layer on this device, or nullopt when it can. An
+// unsupported corner is recorded as a skipped cell with this reason, never an error.
+std::optional<std::string> unsupported(const dataset::Axes& axes, PlanDevice device, const LayerTraits& layer);
+
+// True where every layer could run `axes` on `device` (the layer-independent rules only).
+bool device_supports(const dataset::Axes& axes, PlanDevice device);
+
+enum class PresetName { reference, cube };
+PresetName parse_preset(const std::string& text); // throws UsageError naming --preset
+
+struct Preset
+{
+  dataset::AxisGrid grid;
+  std::vector<int> batch_sizes;
+  // Overrides of the device's default measurement settings, where the preset must fit a time budget.
+  std::optional<double> warmup_seconds;
+  std::optional<int> min_samples;
+  std::optional<double> cell_budget_seconds;
+};
+
+// reference: today's matrix (one corner, batch sizes 1, 8, 32, 128). cube: every value of every axis
+// that the device supports; on the CPU with batch sizes 1 and 8 and short budgets, to finish within
+// about 15 minutes on a 2-core machine.
+Preset preset(PresetName name, PlanDevice device);
+
+// An upper-bound style estimate of a run's wall time, before it starts: each measured cell costs its
+// budget, warm-up and a fixed overhead (building the layer, the canary, the profiled forward); a
+// train cell times four parts. Layers whose single forward outlasts the budget take longer.
+struct Estimate
+{
+  int cells = 0;    // every (layer, batch size, corner)
+  int skipped = 0;  // unsupported corners, recorded at no cost
+  int train = 0;    // measured cells of mode train
+  double seconds = 0;
+};
+inline constexpr double k_cell_overhead_seconds = 0.3;
+inline constexpr int k_train_parts = 4; // the step, the forward, the input gradient, the weight gradient
+
+Estimate estimate(const std::vector<LayerTraits>& layers,
+                  size_t batch_sizes,
+                  const std::vector<dataset::Axes>& corners,
+                  PlanDevice device,
+                  double warmup_seconds,
+                  const StoppingRule& rule);
+
+} // namespace layerbench::bench

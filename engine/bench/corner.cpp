@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "bench/corner.hpp"
+
+#include "bench/device.hpp"
+
+#include <ATen/autocast_mode.h>
+
+namespace layerbench::bench {
+
+namespace {
+
+void set_cuda_float32(at::Float32Precision precision)
+{
+  auto& context = at::globalContext();
+  for (const auto op : {at::Float32Op::MATMUL, at::Float32Op::CONV, at::Float32Op::RNN}) {
+    context.setFloat32Precision(at::Float32Backend::CUDA, op, precision);
+  }
+}
+
+} // namespace
+
+GlobalKnobs::GlobalKnobs(const dataset::Axes& axes)
+{
+  if (axes.precision == dataset::Precision::tf32) {
+    set_cuda_float32(at::Float32Precision::TF32);
+  }
+  if (axes.cudnn_benchmark == dataset::CudnnBenchmark::on) {
+    at::globalContext().setBenchmarkCuDNN(true);
+  }
+}
+
+GlobalKnobs::~GlobalKnobs()
+{
+  use_ieee_float32();
+  at::globalContext().setBenchmarkCuDNN(false);
+}
+
+AutocastScope::AutocastScope(c10::DeviceType device, c10::ScalarType dtype)
+  : m_device(device),
+    m_was_enabled(at::autocast::is_autocast_enabled(device)),
+    m_previous_dtype(at::autocast::get_autocast_dtype(device))
+{
+  at::autocast::set_autocast_enabled(device, true);
+  at::autocast::set_autocast_dtype(device, dtype);
+  at::autocast::increment_nesting();
+}
+
+AutocastScope::~AutocastScope()
+{
+  if (at::autocast::decrement_nesting() == 0) {
+    at::autocast::clear_cache();
+  }
+  at::autocast::set_autocast_enabled(m_device, m_was_enabled);
+  at::autocast::set_autocast_dtype(m_device, m_previous_dtype);
+}
+
+std::optional<c10::ScalarType> autocast_dtype(dataset::Precision precision)
+{
+  switch (precision) {
+  case dataset::Precision::bf16:
+    return c10::ScalarType::BFloat16;
+  case dataset::Precision::fp16:
+    return c10::ScalarType::Half;
+  case dataset::Precision::fp32:
+  case dataset::Precision::tf32:
+    break;
+  }
+  return std::nullopt;
+}
+
+void to_channels_last(Instance& instance)
+{
+  const auto convert = [](torch::Tensor& tensor) {
+    if (tensor.defined() && tensor.dim() == 4) {
+      tensor.set_data(tensor.contiguous(at::MemoryFormat::ChannelsLast));
+    }
+  };
+  torch::NoGradGuard no_grad;
+  for (auto& parameter : instance.module->parameters()) {
+    convert(parameter);
+  }
+  for (auto& buffer : instance.module->buffers()) {
+    convert(buffer);
+  }
+  instance.input = instance.input.contiguous(at::MemoryFormat::ChannelsLast);
+}
+
+std::string describe_axes()
+{
+  return "precision: fp32 is IEEE float32; tf32 lets CUDA matmuls, convolutions and RNNs use TF32 "
+         "(setFloat32Precision); bf16 and fp16 run each forward inside autocast on the layer's device, entered and "
+         "left per forward as Python's torch.autocast does (nesting counted, the cast-weight cache cleared on exit), "
+         "the backward outside it. memory_format: channels_last converts the 4-D parameters, buffers and the input "
+         "with contiguous(channels_last), as Module.to(memory_format=...) does. cudnn_benchmark: "
+         "torch.backends.cudnn.benchmark for the cell; first_call_ms then includes the autotuning. mode: "
+         "inference_mode builds and runs the layer under torch.inference_mode(); no_grad under torch.no_grad(); "
+         "train puts the module in train() (Dropout and BatchNorm use batch behaviour) with autograd on: stats time "
+         "one step, a forward and one torch::autograd::grad for the input and the parameters together, and train "
+         "times its parts apart, each with its own samples: the forward alone (graph recorded), the input "
+         "gradient and the weight gradient (autograd::grad with retain_graph on one recorded forward), DeepBench's "
+         "fwd, bwd_inputs and bwd_params, and their sum. Integer inputs (Embedding) have no input gradient and "
+         "layers without parameters no weight gradient. compiled: eager runs the catalog's forward.";
+}
+
+} // namespace layerbench::bench

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "bench/axes_plan.hpp"
+
+#include "util/error.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace layerbench;
+using bench::InputRank;
+using bench::PlanDevice;
+using dataset::Axes;
+
+namespace {
+
+const bench::LayerTraits k_conv{"Conv2d", InputRank::four_d};
+const bench::LayerTraits k_linear{"Linear", InputRank::other};
+
+Axes with(const std::string& axis, const std::string& value)
+{
+  Axes axes;
+  dataset::set_axis(axes, axis, value);
+  return axes;
+}
+
+} // namespace
+
+TEST_CASE("bench::unsupported")
+{
+  SUBCASE("the reference corner runs everywhere")
+  {
+    CHECK(!bench::unsupported(Axes{}, PlanDevice::cpu, k_linear));
+    CHECK(!bench::unsupported(Axes{}, PlanDevice::cuda, k_conv));
+  }
+  SUBCASE("fp16, tf32 and cudnn.benchmark are skipped on the CPU, with the reason, and run on CUDA")
+  {
+    for (const auto& [axis, value] : {std::make_pair("precision", "fp16"), std::make_pair("precision", "tf32"),
+                                      std::make_pair("cudnn_benchmark", "on")}) {
+      CAPTURE(value);
+      const auto reason = bench::unsupported(with(axis, value), PlanDevice::cpu, k_conv);
+      REQUIRE(reason);
+      CHECK(reason->find(std::string(axis) + "=" + value) == 0);
+      CHECK(!bench::unsupported(with(axis, value), PlanDevice::cuda, k_conv));
+    }
+  }
+  SUBCASE("bf16 autocast and every mode run on the CPU")
+  {
+    CHECK(!bench::unsupported(with("precision", "bf16"), PlanDevice::cpu, k_linear));
+    CHECK(!bench::unsupported(with("mode", "train"), PlanDevice::cpu, k_linear));
+    CHECK(!bench::unsupported(with("mode", "no_grad"), PlanDevice::cpu, k_linear));
+  }
+  SUBCASE("channels_last only for 4-D layers, naming the layer")
+  {
+    const auto channels_last = with("memory_format", "channels_last");
+    CHECK(!bench::unsupported(channels_last, PlanDevice::cpu, k_conv));
+    const auto reason = bench::unsupported(channels_last, PlanDevice::cuda, k_linear);
+    REQUIRE(reason);
+    CHECK(reason->find("Linear takes no 4-D input") != std::string::npos);
+  }
+  SUBCASE("the AOTInductor axis is recognised and skipped: not built yet")
+  {
+    const auto reason = bench::unsupported(with("compiled", "aot_inductor"), PlanDevice::cuda, k_conv);
+    REQUIRE(reason);
+    CHECK(reason->find("not built yet") != std::string::npos);
+  }
+}
+
+TEST_CASE("bench::preset")
+{
+  SUBCASE("reference: today's matrix, one corner")
+  {
+    const auto p = bench::preset(bench::PresetName::reference, PlanDevice::cpu);
+    CHECK(p.grid.is_reference());
+    CHECK(p.batch_sizes == std::vector<int>{1, 8, 32, 128});
+    CHECK(!p.cell_budget_seconds);
+  }
+  SUBCASE("cube on the CPU: every value the CPU supports, nothing it does not")
+  {
+    const auto p = bench::preset(bench::PresetName::cube, PlanDevice::cpu);
+    CHECK(dataset::grid_values(p.grid, "precision") == std::vector<std::string>{"fp32", "bf16"});
+    CHECK(dataset::grid_values(p.grid, "memory_format") == std::vector<std::string>{"contiguous", "channels_last"});
+    CHECK(dataset::grid_values(p.grid, "cudnn_benchmark") == std::vector<std::string>{"off"});
+    CHECK(dataset::grid_values(p.grid, "mode") == std::vector<std::string>{"inference_mode", "no_grad", "train"});
+    CHECK(dataset::grid_values(p.grid, "compiled") == std::vector<std::string>{"eager"});
+    CHECK(p.batch_sizes == std::vector<int>{1, 8});
+    CHECK(p.cell_budget_seconds);
+  }
+  SUBCASE("cube on CUDA: all four precisions and cudnn.benchmark")
+  {
+    const auto p = bench::preset(bench::PresetName::cube, PlanDevice::cuda);
+    CHECK(dataset::corners(p.grid).size() == 4 * 2 * 2 * 3);
+  }
+  SUBCASE("an unknown preset names --preset") { CHECK_THROWS_AS(bench::parse_preset("fast"), UsageError); }
+}
+
+TEST_CASE("bench::estimate")
+{
+  bench::StoppingRule rule;
+  rule.budget_seconds = 1.0;
+  dataset::AxisGrid grid;
+  dataset::apply_axes_argument(grid, "memory_format=contiguous,channels_last");
+  dataset::apply_axes_argument(grid, "mode=inference_mode,train");
+  const auto e = bench::estimate({k_conv, k_linear}, 2, dataset::corners(grid), PlanDevice::cpu, 0.0, rule);
+  SUBCASE("cells, skipped and train cells are counted")
+  {
+    CHECK(e.cells == 2 * 2 * 4);
+    CHECK(e.skipped == 2 * 2); // Linear in channels_last, both modes, both batch sizes
+    CHECK(e.train == 2 * 3);   // Conv2d both layouts, Linear contiguous
+  }
+  SUBCASE("a train cell costs its parts")
+  {
+    const double part = rule.budget_seconds + bench::k_cell_overhead_seconds;
+    CHECK(e.seconds == doctest::Approx(part * (6 + 6 * bench::k_train_parts)));
+  }
+}
