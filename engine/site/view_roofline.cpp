@@ -211,7 +211,9 @@ std::optional<CellRoofline> roofline_of(const SiteData& site, const SiteDataset&
 {
   const auto roofs = roofs_of(site, entry);
   const dataset::Layer* layer = dataset::find_layer(entry.data, cell.layer);
-  if (!roofs || !layer) {
+  // The roofs are fp32 and the FLOP formulas count one forward: the other corners of a cube (bf16,
+  // a training step) would sit against the wrong roof. Their times are on the settings page.
+  if (!roofs || !layer || !cell.axes.is_reference()) {
     return std::nullopt;
   }
   if (!is_reference(entry)) {

@@ -156,6 +156,7 @@ struct Best
 {
   Axes axes;
   double speedup = 0;
+  std::string verdict; // verdict_class: "faster", "same" or "slower"
 };
 
 // The inference corner that speeds `layer` up most at `batch`, by median.
@@ -173,7 +174,7 @@ std::optional<Best> best_setting(const Dataset& data, const std::string& layer, 
     }
     const double speedup = base->stats->median_ms / cell->stats->median_ms;
     if (!best || speedup > best->speedup) {
-      best = Best{corner, speedup};
+      best = Best{corner, speedup, verdict_class(speedup, *base, *cell)};
     }
   }
   return best;
@@ -290,7 +291,11 @@ Data settings_answer(const SiteData& site)
     }
     Data row = object();
     row.set("layer", layer.name);
-    row.set("setting", best->speedup > 1 ? dataset::label(best->axes) : std::string("none: every setting is slower"));
+    // A best setting within the noise is no help: it is named, but not as one.
+    const std::string name = dataset::label(best->axes);
+    row.set("setting", best->verdict == "faster" ? name
+                       : best->verdict == "same" ? "none beyond the noise; best " + name
+                                                 : std::string("none: every setting is slower"));
     row.set("speedup", ratio_text(best->speedup));
     rows.push_back(row);
   }
