@@ -5,6 +5,7 @@
 
 #include "test_serve_fixture.hpp"
 #include "util/error.hpp"
+#include "test_text.hpp"
 
 #include <doctest/doctest.h>
 #include <httplib.h>
@@ -338,15 +339,6 @@ TEST_CASE("serve::PreviewServer::bind")
 
 namespace {
 
-size_t count_of(const std::string& text, const std::string& part)
-{
-  size_t count = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 } // namespace
 
 TEST_CASE("serve::PreviewServer methods")
@@ -416,7 +408,7 @@ TEST_CASE("serve::PreviewServer pipelining")
     const auto reply = raw_request(running.port(), get + "GET /style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" + get
                                                      + "GET /data.csv HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     const std::string all = reply.head + "\r\n\r\n" + reply.body;
-    CHECK(count_of(all, "HTTP/1.1 200") == 4);
+    CHECK(layerbench::test::count_of(all, "HTTP/1.1 200") == 4);
     const size_t first = all.find("plain text");
     const size_t second = all.find("color: black");
     const size_t third = all.find("plain text", second);

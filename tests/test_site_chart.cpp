@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "site/chart.hpp"
+#include "test_text.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,15 +10,6 @@ using layerbench::site::render_svg;
 using layerbench::site::Stroke;
 
 namespace {
-
-size_t count(const std::string& text, const std::string& part)
-{
-  size_t found = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-    ++found;
-  }
-  return found;
-}
 
 } // namespace
 
@@ -30,7 +22,7 @@ TEST_CASE("site::render_svg")
     CHECK(svg.find("<title id=\"c-title\">Time &lt;ms&gt;</title>") != std::string::npos);
     CHECK(svg.find("<desc id=\"c-desc\">desc &amp; more</desc>") != std::string::npos);
     CHECK(svg.find("aria-labelledby=\"c-title c-desc\"") != std::string::npos);
-    CHECK(count(svg, "<circle") == 4);
+    CHECK(layerbench::test::count_of(svg, "<circle") == 4);
     // Decades from 0.01 to 1 cover the values; batch sizes label the x axis.
     CHECK(svg.find(">0.01</text>") != std::string::npos);
     CHECK(svg.find(">1</text>") != std::string::npos);
@@ -52,14 +44,14 @@ TEST_CASE("site::render_svg")
   {
     LineChart chart{"c", "t", "d", "x", "y", {{"run-v1", {{1, 0.02}, {8, 0.05}}}, {"ref-v1 (reference)", {{1, 0.03}, {8, 0.06}}, Stroke::dashed}}};
     const std::string svg = render_svg(chart);
-    CHECK(count(svg, "stroke-dasharray") == 2);
+    CHECK(layerbench::test::count_of(svg, "stroke-dasharray") == 2);
     CHECK(svg.find(">ref-v1 (reference)</text>") != std::string::npos);
   }
   SUBCASE("a bar chart has one bar per value, longer for larger values")
   {
     BarChart chart{"b", "Bars", "All layers", "ms", {{"Dropout", 0.005, "0.005 ms"}, {"TransformerEncoder", 16.3, "16.3 ms"}}};
     const std::string svg = render_svg(chart);
-    CHECK(count(svg, "<rect class=\"bar\"") == 2);
+    CHECK(layerbench::test::count_of(svg, "<rect class=\"bar\"") == 2);
     CHECK(svg.find(">0.001</text>") != std::string::npos);
     CHECK(svg.find(">100</text>") != std::string::npos);
     const auto width_of = [&svg](size_t nth) {

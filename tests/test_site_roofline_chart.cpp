@@ -1,20 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "site/roofline_chart.hpp"
+#include "test_text.hpp"
 
 #include <doctest/doctest.h>
 
 using namespace layerbench::site;
 
 namespace {
-
-size_t count(const std::string& text, const std::string& part)
-{
-  size_t found = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-    ++found;
-  }
-  return found;
-}
 
 RooflineChart chart()
 {
@@ -45,11 +37,11 @@ TEST_CASE("site::render_svg(RooflineChart)")
   SUBCASE("one marker per cell with its figures, one legend entry per layer, a labelled roof")
   {
     const std::string svg = render_svg(chart());
-    CHECK(count(svg, "<title>") == 3);
+    CHECK(layerbench::test::count_of(svg, "<title>") == 3);
     CHECK(svg.find("<title>Linear, batch 1: 0.5 FLOP/byte</title>") != std::string::npos);
-    CHECK(count(svg, ">Linear</text>") == 1);
-    CHECK(count(svg, ">LayerNorm</text>") == 1);
-    CHECK(count(svg, "class=\"roof\"") == 1);
+    CHECK(layerbench::test::count_of(svg, ">Linear</text>") == 1);
+    CHECK(layerbench::test::count_of(svg, ">LayerNorm</text>") == 1);
+    CHECK(layerbench::test::count_of(svg, "class=\"roof\"") == 1);
     CHECK(svg.find(">measured fp32</text>") != std::string::npos);
     // Decades around the data and the ridge at 10 FLOP/byte: 0.1 to 100 across, 1G to 100G up.
     CHECK(svg.find(">0.1</text>") != std::string::npos);
@@ -69,8 +61,8 @@ TEST_CASE("site::render_svg(RooflineChart)")
     auto both = chart();
     both.roofs.push_back({"datasheet fp32", 1e12, 20e9, Stroke::dashed});
     const std::string svg = render_svg(both);
-    CHECK(count(svg, "class=\"roof\"") == 2);
-    CHECK(count(svg, "stroke-dasharray") == 2); // the roof and its legend line
+    CHECK(layerbench::test::count_of(svg, "class=\"roof\"") == 2);
+    CHECK(layerbench::test::count_of(svg, "stroke-dasharray") == 2); // the roof and its legend line
   }
   SUBCASE("nothing to draw without a roof or a point")
   {
