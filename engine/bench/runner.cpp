@@ -280,6 +280,7 @@ std::optional<dataset::Cell> measure_compiled(const LayerSpec& spec,
                                               int batch,
                                               const dataset::Axes& axes,
                                               const RunOptions& options,
+                                              const AotiCache& cache,
                                               DeviceBackend& backend,
                                               Canary& canary,
                                               std::map<std::string, std::string>& failed,
@@ -288,8 +289,10 @@ std::optional<dataset::Cell> measure_compiled(const LayerSpec& spec,
   if (const auto known = failed.find(spec.name); known != failed.end()) {
     return skipped_cell(spec.name, batch, axes, known->second);
   }
-  const auto cache = aoti_cache(options);
   const auto package = cache.get(aoti_key(cache, spec.name, backend));
+  if (!package && interrupted.load()) {
+    return std::nullopt; // Ctrl-C reached the exporter too: not the layer's fault, try again on --resume
+  }
   if (!package) {
     failed[spec.name] = package.error();
     return skipped_cell(spec.name, batch, axes, package.error());
@@ -400,13 +403,19 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   Canary canary(backend);
   const auto device = plan_device(backend);
   std::map<std::string, std::string> failed_packages;
+  const auto packages = aoti_cache(options);
   for (const auto& [spec, batch, axes] : todo) {
-    progress.start(spec->name + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes)));
+    const auto reason = unsupported(axes, device, traits(*spec));
+    // An export takes a minute or more: say so, or the bar looks stuck.
+    const bool exports = !reason && axes.compiled == dataset::Compiled::aot_inductor
+                         && failed_packages.count(spec->name) == 0 && !packages.contains(aoti_key(packages, spec->name, backend));
+    progress.start(spec->name + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes))
+                   + (exports ? " (exporting its AOTInductor package first)" : ""));
     std::optional<dataset::Cell> cell;
-    if (const auto reason = unsupported(axes, device, traits(*spec))) {
+    if (reason) {
       cell = skipped_cell(spec->name, batch, axes, *reason);
     } else if (axes.compiled == dataset::Compiled::aot_inductor) {
-      cell = measure_compiled(*spec, batch, axes, options, backend, canary, failed_packages, interrupted);
+      cell = measure_compiled(*spec, batch, axes, options, packages, backend, canary, failed_packages, interrupted);
     } else {
       const auto machine = canary.measure();
       cell = measure_cell(*spec, batch, axes, options.settings, backend, interrupted);
