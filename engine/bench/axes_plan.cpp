@@ -109,9 +109,9 @@ Preset preset(PresetName name, PlanDevice device)
     result.batch_sizes = {1, 8, 32, 128};
     return result;
   }
-  // Compiling the fourteen AOTInductor packages takes about 10 minutes on a 2-core machine
-  // (docs/settings.md): with the ~3 minutes of eager cells, a first run would outlast the budget.
-  // `--axes compiled=eager,aot_inductor` asks for them.
+  // Exporting the fourteen AOTInductor packages takes well over 10 minutes on a 2-core machine, LSTM
+  // and GRU minutes each (docs/settings.md): with the ~3 minutes of eager cells, a run with an empty
+  // cache would outlast the budget. `--axes compiled=eager,aot_inductor` asks for them.
   result.grid.compiled = {dataset::Compiled::eager};
   // About 230 measured cells, a third of them train cells of four parts each, in about 15 minutes on a
   // shared 2-core machine. Batch 8 rather than 32: TransformerEncoder takes ~0.9 s per forward at 32

@@ -47,8 +47,8 @@ struct Preset
 };
 
 // reference: today's matrix (one corner, batch sizes 1, 8, 32, 128). cube: every value of every axis
-// that the device supports; on the CPU with batch sizes 1 and 8 and short budgets, to finish within
-// about 15 minutes on a 2-core machine.
+// that the device supports; on the CPU with batch sizes 1 and 8, short budgets and eager only (no
+// AOTInductor exports), to finish within about 15 minutes on a 2-core machine.
 Preset preset(PresetName name, PlanDevice device);
 
 // An upper-bound style estimate of a run's wall time, before it starts: each measured cell costs its
