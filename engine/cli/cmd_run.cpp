@@ -48,10 +48,11 @@ void print_estimate(const bench::RunOptions& options, const bench::DeviceBackend
   std::cerr << "layerbench: " << e.cells << " cells (" << e.cells / static_cast<int>(options.batch_sizes.size())
             << " layer x corner pairs x " << options.batch_sizes.size() << " batch sizes), " << e.skipped
             << " of them unsupported and recorded as skipped, " << e.train << " train cells of "
-            << bench::k_train_parts << " timed parts, " << e.compiles
-            << " AOTInductor packages to export (not in the cache, about "
-            << util::format_fixed(bench::k_aoti_compile_seconds, 0) << " s each); estimate about "
-            << util::format_fixed(e.seconds / 60, 1)
+            << bench::k_train_parts << " timed parts"
+            << (e.compiles == 0 ? std::string()
+                                : ", " + std::to_string(e.compiles) + " AOTInductor packages to export (not in the cache, about "
+                                      + util::format_fixed(bench::k_aoti_compile_seconds, 0) + " s each)")
+            << "; estimate about " << util::format_fixed(e.seconds / 60, 1)
             << " min (budget, warm-up and " << util::format_fixed(bench::k_cell_overhead_seconds, 1)
             << " s overhead per part; layers whose single call outlasts the budget take longer)\n";
 }
