@@ -56,11 +56,28 @@ TEST_CASE("bench::unsupported")
     REQUIRE(reason);
     CHECK(reason->find("Linear takes no 4-D input") != std::string::npos);
   }
-  SUBCASE("the AOTInductor axis is recognised and skipped: not built yet")
+  SUBCASE("aot_inductor runs fp32 contiguous inference_mode and no_grad, on both devices")
   {
-    const auto reason = bench::unsupported(with("compiled", "aot_inductor"), PlanDevice::cuda, k_conv);
-    REQUIRE(reason);
-    CHECK(reason->find("not built yet") != std::string::npos);
+    auto axes = with("compiled", "aot_inductor");
+    CHECK(!bench::unsupported(axes, PlanDevice::cpu, k_linear));
+    CHECK(!bench::unsupported(axes, PlanDevice::cuda, k_conv));
+    axes.mode = dataset::GradMode::no_grad;
+    CHECK(!bench::unsupported(axes, PlanDevice::cpu, k_conv));
+  }
+  SUBCASE("aot_inductor with train, autocast, channels_last or cudnn.benchmark is skipped, naming the axis")
+  {
+    for (const auto& [axis, value] : {std::make_pair("mode", "train"), std::make_pair("precision", "bf16"),
+                                      std::make_pair("precision", "tf32"), std::make_pair("memory_format", "channels_last"),
+                                      std::make_pair("cudnn_benchmark", "on")}) {
+      CAPTURE(value);
+      auto axes = with("compiled", "aot_inductor");
+      dataset::set_axis(axes, axis, value);
+      const auto reason = bench::unsupported(axes, PlanDevice::cuda, k_conv);
+      REQUIRE(reason);
+      CHECK(reason->find("forward-only fp32 contiguous") != std::string::npos);
+      CHECK(reason->find(std::string(axis) + "=" + value) != std::string::npos);
+      CHECK(!bench::unsupported(with(axis, value), PlanDevice::cuda, k_conv)); // eager runs it
+    }
   }
 }
 
@@ -84,10 +101,11 @@ TEST_CASE("bench::preset")
     CHECK(p.batch_sizes == std::vector<int>{1, 8});
     CHECK(p.cell_budget_seconds);
   }
-  SUBCASE("cube on CUDA: all four precisions and cudnn.benchmark")
+  SUBCASE("cube on CUDA: all four precisions, cudnn.benchmark and aot_inductor")
   {
     const auto p = bench::preset(bench::PresetName::cube, PlanDevice::cuda);
-    CHECK(dataset::corners(p.grid).size() == 4 * 2 * 2 * 3);
+    CHECK(dataset::corners(p.grid).size() == 4 * 2 * 2 * 3 * 2);
+    CHECK(dataset::grid_values(p.grid, "compiled") == std::vector<std::string>{"eager", "aot_inductor"});
   }
   SUBCASE("an unknown preset names --preset") { CHECK_THROWS_AS(bench::parse_preset("fast"), UsageError); }
 }
@@ -110,5 +128,33 @@ TEST_CASE("bench::estimate")
   {
     const double part = rule.budget_seconds + bench::k_cell_overhead_seconds;
     CHECK(e.seconds == doctest::Approx(part * (6 + 6 * bench::k_train_parts)));
+  }
+}
+
+TEST_CASE("bench::estimate of aot_inductor corners")
+{
+  bench::StoppingRule rule;
+  rule.budget_seconds = 1.0;
+  dataset::AxisGrid grid;
+  dataset::apply_axes_argument(grid, "compiled=eager,aot_inductor");
+  const auto corners = dataset::corners(grid);
+  SUBCASE("a layer without a cached package pays one compile, whatever its batch sizes")
+  {
+    const auto e = bench::estimate({k_conv, k_linear}, 3, corners, PlanDevice::cpu, 0.0, rule);
+    CHECK(e.compiles == 2);
+    const double part = rule.budget_seconds + bench::k_cell_overhead_seconds;
+    CHECK(e.seconds == doctest::Approx(2 * 3 * 2 * part + 2 * bench::k_aoti_compile_seconds));
+  }
+  SUBCASE("a cached package costs nothing to compile")
+  {
+    const auto e = bench::estimate({k_conv, k_linear}, 3, corners, PlanDevice::cpu, 0.0, rule, {"Linear"});
+    CHECK(e.compiles == 1);
+  }
+  SUBCASE("skipped aot_inductor corners compile nothing")
+  {
+    dataset::apply_axes_argument(grid, "mode=train");
+    const auto e = bench::estimate({k_conv}, 1, dataset::corners(grid), PlanDevice::cpu, 0.0, rule);
+    CHECK(e.compiles == 0);
+    CHECK(e.skipped == 1);
   }
 }

@@ -122,6 +122,26 @@ TEST_CASE("dataset::serialize")
     CHECK(!read.results[1].cuda);
     CHECK(read.methodology->cuda_method == "graph, cold and clocks");
   }
+  SUBCASE("round trip of an aot_inductor cell's package record (1.3.0)")
+  {
+    auto original = test::measured();
+    original.results[0].axes.compiled = dataset::Compiled::aot_inductor;
+    original.results[0].aoti = dataset::AotiRecord{42.5, true};
+    const auto text = dataset::serialize(original);
+    // Schema only: the fixture's methodology declares the reference corner alone.
+    const auto read = dataset::parse_unchecked(text, "round-trip");
+    CHECK(dataset::serialize(read) == text);
+    REQUIRE(read.results[0].aoti);
+    CHECK(read.results[0].aoti->compile_seconds == 42.5);
+    CHECK(read.results[0].aoti->cached);
+    CHECK(!read.results[1].aoti);
+  }
+  SUBCASE("a package record on an eager cell is refused with its pointer")
+  {
+    auto bad = test::measured();
+    bad.results[0].aoti = dataset::AotiRecord{42.5, false};
+    CHECK(parse_error(dataset::serialize(bad)).find("/results/0/aoti") != std::string::npos);
+  }
   SUBCASE("a CUDA record breaking the rules is refused: both graph and its reason, a ratio without figures")
   {
     auto bad = test::measured();

@@ -9,6 +9,7 @@
 #include "dataset/axes.hpp"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,28 +47,34 @@ struct Preset
 };
 
 // reference: today's matrix (one corner, batch sizes 1, 8, 32, 128). cube: every value of every axis
-// that the device supports; on the CPU with batch sizes 1 and 8 and short budgets, to finish within
-// about 15 minutes on a 2-core machine.
+// that the device supports; on the CPU with batch sizes 1 and 8, short budgets and eager only (no
+// AOTInductor exports), to finish within about 15 minutes on a 2-core machine.
 Preset preset(PresetName name, PlanDevice device);
 
 // An upper-bound style estimate of a run's wall time, before it starts: each measured cell costs its
 // budget, warm-up and a fixed overhead (building the layer, the canary, the profiled forward); a
-// train cell times four parts. Layers whose single forward outlasts the budget take longer.
+// train cell times four parts; a layer with measured aot_inductor corners and no package in the cache
+// pays one export and compile. Layers whose single forward outlasts the budget take longer.
 struct Estimate
 {
   int cells = 0;    // every (layer, batch size, corner)
   int skipped = 0;  // unsupported corners, recorded at no cost
   int train = 0;    // measured cells of mode train
+  int compiles = 0; // AOTInductor packages to export and compile
   double seconds = 0;
 };
 inline constexpr double k_cell_overhead_seconds = 0.3;
 inline constexpr int k_train_parts = 4; // the step, the forward, the input gradient, the weight gradient
+// One package's export and compile on a 2-core CPU with torch 2.11 (docs/settings.md): 35 s for
+// LayerNorm, 46 s for Linear(4096, 4096); the larger layers take longer.
+inline constexpr double k_aoti_compile_seconds = 60;
 
 Estimate estimate(const std::vector<LayerTraits>& layers,
                   size_t batch_sizes,
                   const std::vector<dataset::Axes>& corners,
                   PlanDevice device,
                   double warmup_seconds,
-                  const StoppingRule& rule);
+                  const StoppingRule& rule,
+                  const std::set<std::string>& cached_packages = {}); // layers with a package in the cache
 
 } // namespace layerbench::bench

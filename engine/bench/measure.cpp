@@ -5,6 +5,8 @@
 #include "bench/cpu_memory.hpp"
 #include "bench/profile.hpp"
 
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -406,7 +408,8 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           const dataset::Axes& axes,
                                           const MeasureSettings& settings,
                                           DeviceBackend& backend,
-                                          const std::atomic<bool>& interrupted)
+                                          const std::atomic<bool>& interrupted,
+                                          const std::filesystem::path& aoti_package)
 {
   const auto cell_start = Clock::now();
   const bool train = axes.mode == dataset::GradMode::train;
@@ -426,7 +429,15 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     }
     const auto autocast = autocast_dtype(axes.precision);
     const auto device_type = backend.device().type();
-    const std::function<torch::Tensor()> forward = [&instance, autocast, device_type] {
+    // The package holds its own weights, exported from the Python twin of the layer; only the input is shared.
+    std::unique_ptr<torch::inductor::AOTIModelPackageLoader> package;
+    if (axes.compiled == dataset::Compiled::aot_inductor) {
+      package = std::make_unique<torch::inductor::AOTIModelPackageLoader>(aoti_package.string());
+    }
+    const std::function<torch::Tensor()> forward = [&instance, &package, autocast, device_type] {
+      if (package) {
+        return package->run({instance.input}).at(0);
+      }
       std::optional<AutocastScope> scope;
       if (autocast) {
         scope.emplace(device_type, *autocast);

@@ -7,6 +7,7 @@
 #include "dataset/dataset.hpp"
 
 #include <atomic>
+#include <filesystem>
 
 namespace layerbench::bench {
 
@@ -48,13 +49,16 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
 
 // The same at one corner of the performance-setting cube (bench/corner.hpp says how each axis is
 // applied). The caller has checked that the corner is supported (bench/axes_plan.hpp); one that
-// fails anyway comes back skipped with torch's reason.
+// fails anyway comes back skipped with torch's reason. A compiled=aot_inductor corner runs the
+// AOTInductor package `aoti_package` (bench/aoti_cache.hpp) on the instance's input; its loading is
+// not timed, its first call is first_call_ms.
 std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           int batch_size,
                                           const dataset::Axes& axes,
                                           const MeasureSettings& settings,
                                           DeviceBackend& backend,
-                                          const std::atomic<bool>& interrupted);
+                                          const std::atomic<bool>& interrupted,
+                                          const std::filesystem::path& aoti_package = {});
 
 // A variant's figures from its per-forward samples (exposed for tests).
 dataset::VariantStats variant_stats(const Summary& summary, int64_t iterations);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/runner.hpp"
 
+#include "bench/aoti_cache.hpp"
 #include "bench/canary.hpp"
 #include "bench/corner.hpp"
 #include "bench/catalog.hpp"
@@ -21,7 +22,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 #include <sys/resource.h>
+#include <torch/version.h>
 #include <unistd.h>
 
 namespace layerbench::bench {
@@ -258,6 +262,50 @@ std::string describe_cell(const dataset::Cell& cell)
          + "% over " + std::to_string(*s.samples) + " samples" + (*s.noise_target_met ? "" : " (target not met)");
 }
 
+AotiCache aoti_cache(const RunOptions& options)
+{
+  return AotiCache(options.aoti_cache.empty() ? default_aoti_cache() : options.aoti_cache, default_exporter());
+}
+
+AotiKey aoti_key(const AotiCache& cache, const std::string& layer, const DeviceBackend& backend)
+{
+  return cache.key(layer, backend.device().is_cuda() ? "cuda" : "cpu", TORCH_VERSION);
+}
+
+// A compiled=aot_inductor cell: the layer's package from the cache, exported on first use (not
+// counted in the cell's time but recorded with it), then the cell measured on it. A package that
+// cannot be had is the skip reason of every cell of its layer; `failed` keeps it, so the export is
+// tried once per run.
+std::optional<dataset::Cell> measure_compiled(const LayerSpec& spec,
+                                              int batch,
+                                              const dataset::Axes& axes,
+                                              const RunOptions& options,
+                                              const AotiCache& cache,
+                                              DeviceBackend& backend,
+                                              Canary& canary,
+                                              std::map<std::string, std::string>& failed,
+                                              const std::atomic<bool>& interrupted)
+{
+  if (const auto known = failed.find(spec.name); known != failed.end()) {
+    return skipped_cell(spec.name, batch, axes, known->second);
+  }
+  const auto package = cache.get(aoti_key(cache, spec.name, backend));
+  if (!package && interrupted.load()) {
+    return std::nullopt; // Ctrl-C reached the exporter too: not the layer's fault, try again on --resume
+  }
+  if (!package) {
+    failed[spec.name] = package.error();
+    return skipped_cell(spec.name, batch, axes, package.error());
+  }
+  const auto machine = canary.measure();
+  auto cell = measure_cell(spec, batch, axes, options.settings, backend, interrupted, package->path);
+  if (cell) {
+    cell->canary = machine;
+    cell->aoti = dataset::AotiRecord{package->compile_seconds, package->source == PackageSource::cached};
+  }
+  return cell;
+}
+
 } // namespace
 
 MeasureSettings default_settings(torch::DeviceType device)
@@ -290,11 +338,16 @@ PlanDevice plan_device(const DeviceBackend& backend)
 Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend)
 {
   std::vector<LayerTraits> layers;
+  std::set<std::string> cached;
+  const auto cache = aoti_cache(options);
   for (const auto& name : layers_of(options)) {
     layers.push_back(traits(find_layer(name)));
+    if (cache.contains(aoti_key(cache, name, backend))) {
+      cached.insert(name);
+    }
   }
   return estimate(layers, options.batch_sizes.size(), dataset::corners(options.axes), plan_device(backend),
-                  options.settings.warmup_seconds, options.settings.stopping);
+                  options.settings.warmup_seconds, options.settings.stopping, cached);
 }
 
 dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted)
@@ -349,11 +402,20 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   size_t saved = result.results.size(); // cells the checkpoint holds: those resumed, if any
   Canary canary(backend);
   const auto device = plan_device(backend);
+  std::map<std::string, std::string> failed_packages;
+  const auto packages = aoti_cache(options);
   for (const auto& [spec, batch, axes] : todo) {
-    progress.start(spec->name + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes)));
+    const auto reason = unsupported(axes, device, traits(*spec));
+    // An export takes a minute or more: say so, or the bar looks stuck.
+    const bool exports = !reason && axes.compiled == dataset::Compiled::aot_inductor
+                         && failed_packages.count(spec->name) == 0 && !packages.contains(aoti_key(packages, spec->name, backend));
+    progress.start(spec->name + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes))
+                   + (exports ? " (exporting its AOTInductor package first)" : ""));
     std::optional<dataset::Cell> cell;
-    if (const auto reason = unsupported(axes, device, traits(*spec))) {
+    if (reason) {
       cell = skipped_cell(spec->name, batch, axes, *reason);
+    } else if (axes.compiled == dataset::Compiled::aot_inductor) {
+      cell = measure_compiled(*spec, batch, axes, options, packages, backend, canary, failed_packages, interrupted);
     } else {
       const auto machine = canary.measure();
       cell = measure_cell(*spec, batch, axes, options.settings, backend, interrupted);

@@ -34,6 +34,8 @@ struct RunOptions
   std::string shard_plan;
   std::vector<dataset::CellKey> shard_cells;
   std::string command_line; // for provenance
+  // Where compiled=aot_inductor packages are kept (bench/aoti_cache.hpp); empty: default_aoti_cache().
+  std::filesystem::path aoti_cache;
 };
 
 // Default measurement settings for a device: the CPU ones keep the whole matrix on a 2-core machine

@@ -48,7 +48,11 @@ void print_estimate(const bench::RunOptions& options, const bench::DeviceBackend
   std::cerr << "layerbench: " << e.cells << " cells (" << e.cells / static_cast<int>(options.batch_sizes.size())
             << " layer x corner pairs x " << options.batch_sizes.size() << " batch sizes), " << e.skipped
             << " of them unsupported and recorded as skipped, " << e.train << " train cells of "
-            << bench::k_train_parts << " timed parts; estimate about " << util::format_fixed(e.seconds / 60, 1)
+            << bench::k_train_parts << " timed parts"
+            << (e.compiles == 0 ? std::string()
+                                : ", " + std::to_string(e.compiles) + " AOTInductor packages to export (not in the cache, about "
+                                      + util::format_fixed(bench::k_aoti_compile_seconds, 0) + " s each)")
+            << "; estimate about " << util::format_fixed(e.seconds / 60, 1)
             << " min (budget, warm-up and " << util::format_fixed(bench::k_cell_overhead_seconds, 1)
             << " s overhead per part; layers whose single call outlasts the budget take longer)\n";
 }
@@ -131,6 +135,9 @@ int run(const po::variables_map& values)
   options.threads = values["threads"].as<int>();
   require(options.threads >= 0, "--threads: must be 0 or more");
   options.cpu_memory = bench::parse_cpu_memory_policy(values["cpu-memory"].as<std::string>());
+  if (values.count("aoti-cache")) {
+    options.aoti_cache = values["aoti-cache"].as<std::string>();
+  }
   std::optional<dataset::Shard> shard;
   if (values.count("shard")) {
     options.shard = values["shard"].as<std::string>();

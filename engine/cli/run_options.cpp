@@ -185,12 +185,16 @@ po::options_description run_options()
     ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes (default: the preset's)")
     ("preset", po::value<std::string>()->default_value("reference"),
      "reference (one corner: fp32, contiguous, cudnn.benchmark off, inference mode, eager) or cube (every "
-     "combination of settings the device supports; on the CPU batch sizes 1,8 and short budgets, about 15 minutes "
-     "on 2 cores)")
+     "combination of settings the device supports; on the CPU batch sizes 1,8, short budgets and eager only, about "
+     "15 minutes on 2 cores)")
     ("axes", po::value<std::vector<std::string>>()->composing(),
      "AXIS=VALUE[,VALUE...], repeatable, replaces the preset's values of one axis: precision=fp32,tf32,bf16,fp16 "
      "memory_format=contiguous,channels_last cudnn_benchmark=off,on mode=inference_mode,no_grad,train "
      "compiled=eager,aot_inductor; corners a layer or device cannot run are recorded as skipped cells")
+    ("aoti-cache", po::value<std::string>(),
+     "folder of the AOTInductor packages of compiled=aot_inductor cells, one per layer, device and torch version, "
+     "exported on first use by $LAYERBENCH_PYTHON (about a minute each on 2 CPU cores; default: "
+     "$LAYERBENCH_AOTI_CACHE, else ~/.cache/layerbench/aoti)")
     ("resume", "continue an interrupted run from OUT.partial")
     ("no-peaks", "skip measuring the device's peak FLOP/s and memory bandwidth after the cells (a few seconds)")
     ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"), the shards balanced by "

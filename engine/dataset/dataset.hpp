@@ -302,6 +302,14 @@ struct TrainTimes
   double sum_ms = 0;                     // forward + backward_input + backward_weight medians
 };
 
+// A compiled=aot_inductor cell's package (1.3.0): what its export and compile cost when it was built,
+// and whether this run built it or found it in the cache (then the cost was paid by an earlier run).
+struct AotiRecord
+{
+  double compile_seconds = 0;
+  bool cached = false;
+};
+
 struct Cell
 {
   std::string layer;
@@ -323,6 +331,7 @@ struct Cell
   std::vector<Operator> operators; // empty when not profiled
   std::vector<Kernel> kernels;
   std::optional<TrainTimes> train; // mode train only
+  std::optional<AotiRecord> aoti;  // compiled=aot_inductor only
 };
 
 struct Dataset

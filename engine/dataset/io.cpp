@@ -286,6 +286,9 @@ OrderedJson to_json(const Cell& cell)
     train["sum_ms"] = t.sum_ms;
     json["train"] = train;
   }
+  if (cell.aoti) {
+    json["aoti"] = {{"compile_seconds", cell.aoti->compile_seconds}, {"cached", cell.aoti->cached}};
+  }
   return json;
 }
 
@@ -702,6 +705,11 @@ Cell parse_cell(Reader reader)
   } else {
     reader.allow_null("train");
   }
+  cell.aoti = optional_object<AotiRecord>(reader, "aoti", [](Reader aoti) {
+    AotiRecord record{aoti.number("compile_seconds"), aoti.boolean("cached")};
+    aoti.done();
+    return record;
+  });
   reader.done();
   return cell;
 }

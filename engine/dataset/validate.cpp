@@ -325,6 +325,12 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
   checker.at_least(pointer + "/throughput_samples_per_s", cell.throughput_samples_per_s, 0, 1e15);
   checker.at_least(pointer + "/achieved_flop_per_s", cell.achieved_flop_per_s, 0, 1e21);
   checker.at_least(pointer + "/cell_seconds", cell.cell_seconds, 0, 1e7);
+  if (cell.aoti) {
+    checker.at_least(pointer + "/aoti/compile_seconds", std::optional<double>(cell.aoti->compile_seconds), 0, 1e7);
+    if (cell.axes.compiled != Compiled::aot_inductor) {
+      checker.add(pointer + "/aoti", "an AOTInductor package on a cell that is not compiled=aot_inductor");
+    }
+  }
   checker.at_least(pointer + "/page_faults_per_iteration", cell.page_faults_per_iteration, 0, 1e12);
   check_profile(cell, pointer, checker);
   if (cell.train) {

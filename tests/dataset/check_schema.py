@@ -173,6 +173,9 @@ CASES = [
     ("cuda clock threshold above 1", put({"graph_skip_reason": "x", "cold_skip_reason": "y",
                                           "clocks": {"threshold": 75, "event_reasons": [], "dropped_samples": 0,
                                                      "kept_below_threshold": 0}}, "results", 0, "cuda")),
+    ("aoti compile seconds negative", put({"compile_seconds": -1.0, "cached": False}, "results", 0, "aoti")),
+    ("aoti without cached", put({"compile_seconds": 40.0}, "results", 0, "aoti")),
+    ("aoti cached not a boolean", put({"compile_seconds": 40.0, "cached": "yes"}, "results", 0, "aoti")),
 ]
 
 
