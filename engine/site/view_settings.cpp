@@ -223,6 +223,7 @@ Data corner_block(const SiteDataset& entry, const std::string& layer)
   }
   Data block = object();
   block.set("dataset", dataset_label(entry));
+  block.set("anchor", "settings-" + entry.slug); // one block per dataset on a layer page
   block.set("href", "../" + settings_path(entry));
   block.set("batch_sizes", headers);
   block.set("largest", batches.empty() ? std::string() : std::to_string(batches.back()));
