@@ -14,6 +14,10 @@
 # flops     bench/gpu/flop_counter.py (FlopCounterMode on the device) into flops.json
 # report    bench/gpu/validation_report.py into validation.json and validation.md
 # parity    bench/parity/parity.py --assemble: the rounds into parity.json (layerbench-parity 1.0.0)
+# cube      `layerbench run --preset cube` (issue 13: every setting the device supports, AOTInductor packages
+#           exported by LAYERBENCH_TORCH_PYTHON into WORK/aoti) into cube.json, over LAYERS and BATCH_SIZES; not a
+#           default step: the whole CUDA cube outlasts one device call, so give it a few layers or batch sizes
+#           (RUN_ARGS="--axes ..." narrows the axes), and --resume continues it in the next call
 # Default: build gputests round1 round2 round3 timer flops report parity (more than one device call holds).
 #
 # Files go to WORK (default gpu-results/ here, so rounds from earlier calls on a warm machine stay). At the end,
@@ -43,9 +47,9 @@ steps=("$@")
 ((${#steps[@]} > 0)) || steps=(build gputests round1 round2 round3 timer flops report parity)
 for step in "${steps[@]}"; do
   case "$step" in
-    build|gputests|runs|timer|flops|report|parity) ;;
+    build|gputests|runs|timer|flops|report|parity|cube) ;;
     round[1-9]|round[1-9][0-9]) ;;
-    *) echo "run-all: unknown step '$step' (build, gputests, roundN, runs, timer, flops, report, parity)" >&2; exit 2 ;;
+    *) echo "run-all: unknown step '$step' (build, gputests, roundN, runs, timer, flops, report, parity, cube)" >&2; exit 2 ;;
   esac
 done
 [[ -x "$python" ]] || python=$(command -v python3)
@@ -114,6 +118,16 @@ step_runs() {
     "$binary" run --device "$device" --batch-sizes "$batch_sizes" "${layer_args[@]}" ${RUN_ARGS:-} \
       --out "$work/run-$i.json"
   done
+}
+
+step_cube() {
+  local layer_args=() resume=()
+  [[ $layers == all ]] || layer_args=(--layers "$layers")
+  [[ -e $work/cube.json.partial ]] && resume=(--resume)
+  need_binary
+  # shellcheck disable=SC2086 # RUN_ARGS is a list of options
+  LAYERBENCH_PYTHON="$python" "$binary" run --device "$device" --preset cube --batch-sizes "$batch_sizes" \
+    "${layer_args[@]}" --aoti-cache "$work/aoti" ${RUN_ARGS:-} "${resume[@]}" --out "$work/cube.json"
 }
 
 step_timer() {
