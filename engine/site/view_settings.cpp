@@ -198,6 +198,21 @@ std::string train_parts_text(const Cell* cell)
 
 // Every corner one dataset measured for `layer`: times per batch size, and a train corner's parts at
 // the largest batch size; false when the dataset measured the reference corner only.
+// What this layer's AOTInductor package cost to export and compile, from the first aot_inductor cell
+// that records it; "" when the dataset has none.
+std::string aoti_text(const Dataset& data, const std::string& layer)
+{
+  for (const auto& cell : data.results) {
+    if (cell.layer == layer && cell.aoti) {
+      return "AOTInductor package: exported and compiled once for this layer and device in "
+             + util::format_fixed(cell.aoti->compile_seconds, 1) + " s"
+             + (cell.aoti->cached ? ", by an earlier run; this run read it from the cache." : ", in this run.")
+             + " That cost is not in the times above.";
+    }
+  }
+  return "";
+}
+
 Data corner_block(const SiteDataset& entry, const std::string& layer)
 {
   const Dataset& data = entry.data;
@@ -228,6 +243,8 @@ Data corner_block(const SiteDataset& entry, const std::string& layer)
   block.set("batch_sizes", headers);
   block.set("largest", batches.empty() ? std::string() : std::to_string(batches.back()));
   block.set("rows", rows);
+  const auto aoti = aoti_text(data, layer);
+  block.set("aoti", aoti.empty() ? Data(false) : Data(aoti));
   return block;
 }
 
