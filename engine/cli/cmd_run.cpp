@@ -128,7 +128,6 @@ int run(const po::variables_map& values)
   const auto choice = bench::parse_device_choice(values["device"].as<std::string>());
   bench::RunOptions options;
   // Checked before the lock and the device, so a misspelt layer or axis costs nothing.
-  matrix_layers(values);
   check_matrix_arguments(values);
   options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
   options.peaks = values.count("no-peaks") ? bench::PeakMeasurement::skip : bench::PeakMeasurement::measure;

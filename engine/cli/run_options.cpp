@@ -151,6 +151,7 @@ void apply_preset(const bench::Preset& preset, bench::MeasureSettings& settings)
 
 void check_matrix_arguments(const po::variables_map& values)
 {
+  matrix_layers(values);
   bench::parse_preset(values["preset"].as<std::string>());
   dataset::AxisGrid scratch;
   for (const auto& argument : axes_arguments(values)) {

@@ -39,7 +39,7 @@ struct RunMatrix
   bench::MeasureSettings settings;
 };
 
-// Checks --preset and every --axes argument without a device, so that a misspelt axis costs nothing.
+// Checks --layers, --preset and every --axes argument without a device, so that a misspelt one costs nothing.
 void check_matrix_arguments(const boost::program_options::variables_map& values);
 
 RunMatrix resolve_matrix(const boost::program_options::variables_map& values, bench::PlanDevice device);

@@ -46,6 +46,12 @@ bool has_axes(const Dataset& dataset)
                      [](const Cell& cell) { return !cell.axes.is_reference(); });
 }
 
+std::string describe_cell(const CellKey& key)
+{
+  return key.layer + " at batch size " + std::to_string(key.batch_size)
+         + (key.axes.is_reference() ? "" : " (" + label(key.axes) + ")");
+}
+
 std::string to_string(Kind kind)
 {
   return kind == Kind::measured ? "measured" : "published-reference";

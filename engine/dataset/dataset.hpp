@@ -356,6 +356,10 @@ const Layer* find_layer(const Dataset& dataset, const std::string& name);
 // The reference corner's cell (fp32, contiguous, eager, inference mode), what the home table shows.
 const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size);
 const Cell* find_cell(const Dataset& dataset, const std::string& layer, int batch_size, const Axes& axes);
+
+// A cell as messages name it: "Linear at batch size 8", with its corner's label where it is not the
+// reference ("Linear at batch size 8 (bf16 train)").
+std::string describe_cell(const CellKey& key);
 // Whether the dataset measured any corner but the reference.
 bool has_axes(const Dataset& dataset);
 

@@ -93,22 +93,18 @@ void require_one_plan(const std::vector<ShardFile>& shards, const std::vector<Ce
     return; // round-robin shards (before 1.3.0) follow from their I/N alone
   }
   std::map<std::tuple<std::string, int, Axes>, std::string> planned;
-  const auto describe = [](const CellKey& key) {
-    return key.layer + " at batch size " + std::to_string(key.batch_size)
-           + (key.axes.is_reference() ? "" : " (" + label(key.axes) + ")");
-  };
   for (const auto& file : shards) {
     for (const auto& key : file.dataset.methodology->shard_cells) {
       const auto [where, fresh] = planned.emplace(std::make_tuple(key.layer, key.batch_size, key.axes), file.origin);
       if (!fresh) {
-        throw Error("merge: the plans of " + where->second + " and " + file.origin + " both hold cell " + describe(key)
+        throw Error("merge: the plans of " + where->second + " and " + file.origin + " both hold cell " + describe_cell(key)
                     + "; only shards of one plan can be merged");
       }
     }
   }
   for (const auto& key : matrix) {
     if (planned.count({key.layer, key.batch_size, key.axes}) == 0) {
-      throw Error("merge: no shard's plan holds cell " + describe(key) + "; only shards of one plan can be merged");
+      throw Error("merge: no shard's plan holds cell " + describe_cell(key) + "; only shards of one plan can be merged");
     }
   }
 }
@@ -144,8 +140,7 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
       const auto [where, fresh]
         = cells.emplace(std::make_tuple(cell.layer, cell.batch_size, cell.axes), std::make_pair(&cell, file.origin));
       if (!fresh) {
-        throw Error("merge: cell " + cell.layer + " at batch size " + std::to_string(cell.batch_size)
-                    + (cell.axes.is_reference() ? "" : " (" + label(cell.axes) + ")") + " is in both "
+        throw Error("merge: cell " + describe_cell({cell.layer, cell.batch_size, cell.axes}) + " is in both "
                     + where->second.second + " and " + file.origin);
       }
     }

@@ -355,11 +355,6 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
   }
 }
 
-std::string describe_key(const std::string& layer, int batch_size, const Axes& axes)
-{
-  return layer + " at batch size " + std::to_string(batch_size) + (axes.is_reference() ? "" : " (" + label(axes) + ")");
-}
-
 void check_results(const Dataset& dataset, Completeness completeness, Checker& checker)
 {
   std::map<std::tuple<std::string, int, Axes>, size_t> seen;
@@ -372,7 +367,7 @@ void check_results(const Dataset& dataset, Completeness completeness, Checker& c
     }
     const auto [where, fresh] = seen.emplace(std::make_tuple(cell.layer, cell.batch_size, cell.axes), i);
     if (!fresh) {
-      checker.add(pointer, "duplicate cell " + describe_key(cell.layer, cell.batch_size, cell.axes) + " (first at /results/"
+      checker.add(pointer, "duplicate cell " + describe_cell({cell.layer, cell.batch_size, cell.axes}) + " (first at /results/"
                              + std::to_string(where->second) + ")");
     }
   }
@@ -381,7 +376,7 @@ void check_results(const Dataset& dataset, Completeness completeness, Checker& c
   for (const auto& key : matrix) {
     declared.emplace(key.layer, key.batch_size, key.axes);
     if (completeness == Completeness::complete && seen.count({key.layer, key.batch_size, key.axes}) == 0) {
-      checker.add("/results", "cell " + describe_key(key.layer, key.batch_size, key.axes)
+      checker.add("/results", "cell " + describe_cell(key)
                                 + " of the declared matrix is missing (record it as skipped with a reason)");
     }
   }
@@ -391,7 +386,7 @@ void check_results(const Dataset& dataset, Completeness completeness, Checker& c
   for (size_t i = 0; i < dataset.results.size(); ++i) {
     const auto& cell = dataset.results[i];
     if (declared.count({cell.layer, cell.batch_size, cell.axes}) == 0) {
-      checker.add("/results/" + std::to_string(i), "cell " + describe_key(cell.layer, cell.batch_size, cell.axes)
+      checker.add("/results/" + std::to_string(i), "cell " + describe_cell({cell.layer, cell.batch_size, cell.axes})
                                                         + " is outside the declared matrix (and shard)");
     }
   }
@@ -420,12 +415,12 @@ void check_shard_cells(const Methodology& m, Checker& checker)
                            && std::find(m.batch_sizes.begin(), m.batch_sizes.end(), key.batch_size) != m.batch_sizes.end()
                            && std::find(axes.begin(), axes.end(), key.axes) != axes.end();
     if (!in_matrix) {
-      checker.add(where, "cell " + describe_key(key.layer, key.batch_size, key.axes)
+      checker.add(where, "cell " + describe_cell(key)
                            + " is not in methodology.layers x methodology.batch_sizes x methodology.axes");
     }
     const std::vector<CellKey> before(m.shard_cells.begin(), m.shard_cells.begin() + static_cast<long>(i));
     if (has_key(before, key.layer, key.batch_size, key.axes)) {
-      checker.add(where, "cell " + describe_key(key.layer, key.batch_size, key.axes) + " is listed twice");
+      checker.add(where, "cell " + describe_cell(key) + " is listed twice");
     }
   }
 }
@@ -473,22 +468,12 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
     return matrix;
   }
   const auto& m = *dataset.methodology;
-  if (!m.shard.empty() && !m.shard_plan.empty()) {
-    // The shard's own list, in matrix order; check_methodology reports cells outside the matrix.
-    for (const auto& layer : m.layers) {
-      for (int batch_size : m.batch_sizes) {
-        for (const auto& corner : corners(m.axes)) {
-          if (has_key(m.shard_cells, layer, batch_size, corner)) {
-            matrix.push_back({layer, batch_size, corner});
-          }
-        }
-      }
-    }
-    return matrix;
-  }
+  // A planned shard (1.3.0) lists its cells, a shard before 1.3.0 follows from I/N; either way the
+  // matrix keeps matrix order, and check_methodology reports listed cells outside it.
+  const bool planned = !m.shard.empty() && !m.shard_plan.empty();
   Shard shard;
   try {
-    shard = m.shard.empty() ? Shard{} : parse_shard(m.shard);
+    shard = m.shard.empty() || planned ? Shard{} : parse_shard(m.shard);
   } catch (const Error&) {
     // Reported by check_methodology; the whole matrix is the best guess meanwhile.
   }
@@ -497,7 +482,8 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
   for (const auto& layer : m.layers) {
     for (int batch_size : m.batch_sizes) {
       for (const auto& corner : axes) {
-        if (in_round_robin_shard(shard, index++)) {
+        const bool mine = planned ? has_key(m.shard_cells, layer, batch_size, corner) : in_round_robin_shard(shard, index++);
+        if (mine) {
           matrix.push_back({layer, batch_size, corner});
         }
       }
