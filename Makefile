@@ -1,7 +1,7 @@
 # LayerBench. Two commands do everything on a fresh Debian 12 machine:
 #   make run    set up, build, measure this machine, render, preview
 #   make test   set up, build, pass every test
-.PHONY: run test setup build configure render serve measure fuzz device-build device-debs clean
+.PHONY: run test setup build configure render serve measure fuzz device-build device-debs device-carry clean
 
 VENV      ?= $(HOME)/.cache/layerbench/venv
 BUILD     ?= build
@@ -71,9 +71,19 @@ fuzz:
 	    -artifact_prefix=$(FUZZ_BUILD)/artifacts/$$target/ $(FUZZ_BUILD)/corpus/$$target $$seeds || exit 1; \
 	done
 
-# The GPU machine (docs/device.md): `make device-debs` here, then `make device-build` there.
+# The GPU machine (docs/device.md): `make device-carry` here (the packages, the commit, and with
+# DEVICE_PREBUILT=yes binaries built here), then bench/gpu/run-all.sh there, carrying .deb and gpu-carry.
 device-debs:
 	@bash scripts/fetch-device-debs.sh
+
+DEVICE_PREBUILT ?= no
+device-carry: device-debs
+	@mkdir -p gpu-carry
+	@{ git rev-parse HEAD | tr -d '\n'; git diff --quiet HEAD || printf -- '-dirty'; echo; } > gpu-carry/source-commit.txt
+	@echo "device-carry: gpu-carry/source-commit.txt names $$(cat gpu-carry/source-commit.txt)"
+	@if [ "$(DEVICE_PREBUILT)" = yes ]; then \
+	  LAYERBENCH_TORCH_PYTHON=$(PYTHON) bash scripts/device-build.sh --target layerbench --target test_gpu_bench \
+	    --prebuilt gpu-carry/prebuilt; fi
 
 device-build:
 	@bash scripts/device-build.sh

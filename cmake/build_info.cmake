@@ -4,7 +4,10 @@ execute_process(COMMAND git rev-parse HEAD WORKING_DIRECTORY ${SOURCE_DIR}
                 OUTPUT_VARIABLE LAYERBENCH_GIT_COMMIT OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 execute_process(COMMAND git status --porcelain --untracked-files=no WORKING_DIRECTORY ${SOURCE_DIR}
                 OUTPUT_VARIABLE dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-if(NOT LAYERBENCH_GIT_COMMIT)
+if(NOT LAYERBENCH_GIT_COMMIT AND "$ENV{LAYERBENCH_SOURCE_COMMIT}" MATCHES "^[0-9a-f]+(-dirty)?$")
+  # A tree that travelled without .git (the GPU machine's copy): the commit written where it came from.
+  set(LAYERBENCH_GIT_COMMIT "$ENV{LAYERBENCH_SOURCE_COMMIT}")
+elseif(NOT LAYERBENCH_GIT_COMMIT)
   set(LAYERBENCH_GIT_COMMIT unknown)
 elseif(dirty)
   set(LAYERBENCH_GIT_COMMIT "${LAYERBENCH_GIT_COMMIT}-dirty")

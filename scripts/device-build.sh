@@ -3,12 +3,18 @@
 # Debian -dev packages and no package registry. Run from the repository root after
 # scripts/fetch-device-debs.sh has filled .deb/ here and the device tool has carried it there.
 #
-#   scripts/device-build.sh [--target TARGET]... [--build-dir DIR] [--no-cuda]
+#   scripts/device-build.sh [--target TARGET]... [--build-dir DIR] [--no-cuda] [--prebuilt DIR] [--print-hash]
 #
 # Each .deb is unpacked with `dpkg -x` into a private prefix (never into /), and CMake, pkg-config and the
-# compiler are pointed at that prefix before anything of the system's. Environment overrides:
+# compiler are pointed at that prefix before anything of the system's; the binaries get an RPATH to the
+# carried libraries, so they start without LD_LIBRARY_PATH. The build is skipped when the sources, the
+# packages, torch and the targets are those of the last build in DIR (their hash, in DIR/.source-hash).
+# --prebuilt DIR: after the build, DIR gets the stripped binaries, the carried libraries (lib/) and the hash:
+# made on a build machine and carried (gpu-carry/prebuilt), it is used instead of a build where the hash
+# matches and the binary starts. --print-hash prints the hash and exits. Environment overrides:
 #   LAYERBENCH_TORCH_PYTHON   the Python whose torch to build against (default /opt/torch/.venv/bin/python)
 #   LAYERBENCH_DEB_DIR        where the .deb files and their MANIFEST are (default .deb)
+#   LAYERBENCH_PREBUILT       a prebuilt folder to use when it matches (default gpu-carry/prebuilt)
 #   TORCH_CUDA_ARCH_LIST      the GPU architectures (default 9.0, the H100 and H200)
 #   JOBS                      parallel compile jobs (default: all cores)
 set -euo pipefail
@@ -18,12 +24,17 @@ deb_dir=${LAYERBENCH_DEB_DIR:-.deb}
 build_dir=build-device-gpu
 targets=()
 cuda=yes
+make_prebuilt=
+print_hash=no
+use_prebuilt=${LAYERBENCH_PREBUILT:-gpu-carry/prebuilt}
 while (($# > 0)); do
   case "$1" in
     --target) targets+=("$2"); shift ;;
     --build-dir) build_dir=$2; shift ;;
     --no-cuda) cuda=no ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --prebuilt) make_prebuilt=$2; shift ;;
+    --print-hash) print_hash=yes ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "device-build: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -42,8 +53,51 @@ fail() {
 command -v dpkg > /dev/null || fail "dpkg is not installed"
 command -v g++ > /dev/null || fail "no host C++ compiler (g++) on PATH"
 
+# What shapes the binaries: the sources CMake compiles, the carried packages, torch, the targets and CUDA.
+source_hash() {
+  {
+    find CMakeLists.txt cmake engine tests fuzz -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \
+      -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    cat "$deb_dir/MANIFEST"
+    "$torch_python" -c 'import torch; print(torch.__version__, torch.version.cuda)'
+    echo "targets ${targets[*]} cuda $cuda arch $TORCH_CUDA_ARCH_LIST"
+  } | sha256sum | cut -d' ' -f1
+}
+hash=$(source_hash)
+if [[ $print_hash == yes ]]; then
+  echo "$hash"
+  exit 0
+fi
+
 mkdir -p "$build_dir"
 build_dir=$(cd "$build_dir" && pwd)
+if [[ -z $make_prebuilt && -f $build_dir/.source-hash && $(cat "$build_dir/.source-hash") == "$hash" ]]; then
+  echo "device-build: sources, packages, torch and targets unchanged since the last build in $build_dir; skipped"
+  exit 0
+fi
+
+# A prebuilt folder made elsewhere from the same sources: its binaries, once they start here.
+try_prebuilt() {
+  local from=$1 torch_lib
+  [[ -f $from/source-hash && $(cat "$from/source-hash") == "$hash" && -x $from/layerbench ]] || return 1
+  torch_lib=$("$torch_python" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
+  rm -rf "$build_dir/lib" && mkdir -p "$build_dir/tests"
+  cp -a "$from/lib" "$build_dir/lib"
+  cp "$from/layerbench" "$build_dir/layerbench"
+  [[ -x $from/tests/test_gpu_bench ]] && cp "$from/tests/test_gpu_bench" "$build_dir/tests/test_gpu_bench"
+  if ! LD_LIBRARY_PATH="$build_dir/lib:$torch_lib" "$build_dir/layerbench" layers > /dev/null; then
+    echo "device-build: the prebuilt layerbench in $from does not start here; building instead"
+    rm -rf "$build_dir/lib" "$build_dir/layerbench" "$build_dir/tests/test_gpu_bench"
+    return 1
+  fi
+  echo "$hash" > "$build_dir/.source-hash"
+  echo "device-build: using the prebuilt binaries of $from (same sources, packages and torch); no build"
+}
+if [[ -z $make_prebuilt ]] && try_prebuilt "$use_prebuilt"; then
+  exit 0
+fi
+rm -f "$build_dir/.source-hash"
+
 prefix=$build_dir/deps
 runtime_prefix=$build_dir/deps-runtime
 arch=$(dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -122,9 +176,22 @@ cmake_args=(
   # The GPU doctests (tests/gpu_bench_cuda.cpp, target test_gpu_bench): this is the machine with the GPU.
   -DLAYERBENCH_DEVICE_TESTS=ON
   # RPATH, not RUNPATH: it also serves the libraries' own needs (libmd4c-html needs libmd4c), so the
-  # binary runs from the prefix without LD_LIBRARY_PATH.
+  # binary runs from the prefix without LD_LIBRARY_PATH. The carried runtime libraries (deps-runtime) are
+  # linked by name only, so their folders are named here, or the binary would need LD_LIBRARY_PATH to start.
   "-DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags"
+  "-DCMAKE_BUILD_RPATH=${library_path//:/;}"
 )
+# The GPU image has ninja (pip) and may lack make.
+if ! command -v make > /dev/null && [[ ! -f $build_dir/CMakeCache.txt ]]; then
+  command -v ninja > /dev/null || fail "neither make nor ninja is on PATH"
+  echo "device-build: no make here; generating for ninja"
+  cmake_args+=(-G Ninja)
+fi
+# The commit for the datasets' provenance where the tree travelled without .git (the device tool's copy).
+if [[ -z ${LAYERBENCH_SOURCE_COMMIT:-} && -f gpu-carry/source-commit.txt ]]; then
+  LAYERBENCH_SOURCE_COMMIT=$(cat gpu-carry/source-commit.txt)
+  export LAYERBENCH_SOURCE_COMMIT
+fi
 if [[ $cuda == yes ]]; then
   nvcc=$(command -v nvcc || true)
   [[ -n "$nvcc" ]] || nvcc=/usr/local/cuda/bin/nvcc
@@ -146,4 +213,16 @@ fi
 
 cmake "${cmake_args[@]}"
 cmake --build "$build_dir" -j "${JOBS:-$(nproc)}" --target "${targets[@]}"
+echo "$hash" > "$build_dir/.source-hash"
 echo "device-build: built ${targets[*]} in $build_dir"
+
+if [[ -n $make_prebuilt ]]; then
+  rm -rf "$make_prebuilt" && mkdir -p "$make_prebuilt/lib" "$make_prebuilt/tests"
+  strip -o "$make_prebuilt/layerbench" "$build_dir/layerbench"
+  [[ -x $build_dir/tests/test_gpu_bench ]] && strip -o "$make_prebuilt/tests/test_gpu_bench" "$build_dir/tests/test_gpu_bench"
+  for dir in ${library_path//:/ }; do
+    [[ -d $dir ]] && find "$dir" -maxdepth 1 -name '*.so*' -exec cp -a {} "$make_prebuilt/lib/" \;
+  done
+  echo "$hash" > "$make_prebuilt/source-hash"
+  echo "device-build: prebuilt binaries in $make_prebuilt ($(du -sh "$make_prebuilt" | cut -f1)); carry it as gpu-carry/prebuilt"
+fi

@@ -26,9 +26,11 @@ endforeach()
 
 # scripts/device-build.sh against a fresh prefix of unpacked .deb files; slow (a configure with torch).
 layerbench_device_test(build_script bash ${CMAKE_SOURCE_DIR}/tests/device_build_check.sh
-                       ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/device-build-check ${LAYERBENCH_PYTHON})
+                       ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/device-build-check ${LAYERBENCH_PYTHON}
+                       $<TARGET_FILE:layerbench>)
 set_tests_properties(device/build_script PROPERTIES LABELS slow TIMEOUT 900)
 
 # bench/gpu/run-all.sh end to end on the CPU, on a tiny matrix (skipped where layerbench has no LibTorch).
 layerbench_device_test(run_all_cpu bash ${CMAKE_SOURCE_DIR}/tests/run_all_check.sh ${CMAKE_SOURCE_DIR}
                        ${CMAKE_BINARY_DIR}/run-all-check ${LAYERBENCH_PYTHON} $<TARGET_FILE:layerbench>)
+set_tests_properties(device/run_all_cpu PROPERTIES TIMEOUT 900)

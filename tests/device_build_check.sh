@@ -3,11 +3,16 @@
 # and this machine's torch, and tests/python/check_device_build.py proves that the build read no header
 # of the system's -dev packages. Exits 77 (skipped) with the reason where a tool it needs is missing.
 #
-#   device_build_check.sh SOURCE_DIR WORK_DIR PYTHON
+# Then: a second build of unchanged sources is skipped (their hash); the carried runtime libraries' folders
+# are in the binaries' RPATH; and a prebuilt folder of the same hash (here, LAYERBENCH's binary) is used in
+# place of a build once it starts.
+#
+#   device_build_check.sh SOURCE_DIR WORK_DIR PYTHON [LAYERBENCH]
 set -euo pipefail
 source_dir=$1
 work=$2
 python=$3
+binary=${4:-}
 
 skip() {
   echo "SKIPPED: $*"
@@ -42,6 +47,9 @@ build() {
     --build-dir "$work/build" --target layerbench_dataset --target engine/cli/command.cpp.o "${cuda_args[@]}"
 }
 
+# The first build is a real one, whatever an earlier run of this test left.
+rm -f "$work/build/.source-hash"
+
 # Where a private mount namespace can be had (root), the build runs in one with those copies hidden, as
 # on the GPU machine; elsewhere it runs in the open and the check below still proves which copies it read.
 if [[ $(id -u) == 0 ]] && unshare -m --propagation private true 2> /dev/null; then
@@ -62,3 +70,26 @@ else
   build
 fi
 "$python" tests/python/check_device_build.py "$work/build"
+
+# Unchanged sources, packages, torch and targets: no second build.
+build > "$work.again.log" 2>&1 || { cat "$work.again.log"; exit 1; }
+grep -q "unchanged since the last build" "$work.again.log" \
+  || { cat "$work.again.log"; echo "device_build_check: the unchanged tree was built again"; exit 1; }
+# The runtime prefix (libraries the machine lacks) is in the RPATH, not only on the build's LD_LIBRARY_PATH.
+grep -q "^CMAKE_BUILD_RPATH.*deps-runtime/usr/lib/x86_64-linux-gnu" "$work/build/CMakeCache.txt" \
+  || { echo "device_build_check: CMAKE_BUILD_RPATH does not name the carried runtime libraries"; exit 1; }
+
+# A prebuilt folder made elsewhere from the same sources is used instead of a build.
+if [[ -x $binary ]]; then
+  prebuilt=$work/prebuilt
+  rm -rf "$prebuilt" "$work/from-prebuilt" && mkdir -p "$prebuilt/lib"
+  cp "$binary" "$prebuilt/layerbench"
+  LAYERBENCH_DEB_DIR=$deb_dir LAYERBENCH_TORCH_PYTHON=$python scripts/device-build.sh --print-hash \
+    --build-dir "$work/from-prebuilt" --target layerbench "${cuda_args[@]}" > "$prebuilt/source-hash"
+  LAYERBENCH_DEB_DIR=$deb_dir LAYERBENCH_TORCH_PYTHON=$python LAYERBENCH_PREBUILT=$prebuilt scripts/device-build.sh \
+    --build-dir "$work/from-prebuilt" --target layerbench "${cuda_args[@]}" > "$work.prebuilt.log" 2>&1 \
+    || { cat "$work.prebuilt.log"; exit 1; }
+  grep -q "using the prebuilt binaries" "$work.prebuilt.log" || { cat "$work.prebuilt.log"; exit 1; }
+  "$work/from-prebuilt/layerbench" layers > /dev/null
+  echo "device_build_check: a second build was skipped; the prebuilt binary was used"
+fi

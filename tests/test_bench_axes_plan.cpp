@@ -129,6 +129,13 @@ TEST_CASE("bench::estimate")
     const double part = rule.budget_seconds + bench::k_cell_overhead_seconds;
     CHECK(e.seconds == doctest::Approx(part * (6 + 6 * bench::k_train_parts)));
   }
+  SUBCASE("a CUDA forward cell costs its three variants' budgets (eager, graph, cold), a train cell its parts")
+  {
+    const auto cuda = bench::estimate({k_conv, k_linear}, 2, dataset::corners(grid), PlanDevice::cuda, 0.0, rule);
+    const double part = rule.budget_seconds + bench::k_cell_overhead_seconds;
+    CHECK(cuda.seconds == doctest::Approx(part * (6 * bench::k_cuda_forward_budgets + 6 * bench::k_train_parts)));
+    CHECK(bench::k_cuda_forward_budgets == 3);
+  }
 }
 
 TEST_CASE("bench::estimate of aot_inductor corners")

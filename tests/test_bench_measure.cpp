@@ -3,6 +3,7 @@
 #include "bench/catalog.hpp"
 #include "bench/cpu_backend.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 using namespace layerbench;
@@ -72,6 +73,36 @@ TEST_CASE("bench::variant_stats")
   CHECK(stats.noise == doctest::Approx(1.5 / 2.5));
 }
 
+TEST_CASE("bench::profile_cell")
+{
+  auto backend = bench::make_cpu_backend();
+  SUBCASE("the operators of one forward of the rebuilt cell")
+  {
+    const auto profile = bench::profile_cell(bench::find_layer("LayerNorm"), 1, dataset::Axes{}, *backend);
+    REQUIRE(profile);
+    const auto& ops = profile->operators;
+    CHECK(std::any_of(ops.begin(), ops.end(), [](const auto& op) { return op.name == "aten::layer_norm"; }));
+    CHECK(profile->kernels.empty()); // no CUDA activity on the CPU
+  }
+  SUBCASE("a train corner profiles the step: the forward and its backward")
+  {
+    dataset::Axes train;
+    train.mode = dataset::GradMode::train;
+    const auto profile = bench::profile_cell(bench::find_layer("LayerNorm"), 1, train, *backend);
+    REQUIRE(profile);
+    const auto& ops = profile->operators;
+    CHECK(std::any_of(ops.begin(), ops.end(), [](const auto& op) { return op.name == "aten::native_layer_norm_backward"; }));
+  }
+  SUBCASE("a cell that cannot be built is a failure with torch's reason, not an exception")
+  {
+    dataset::Axes compiled;
+    compiled.compiled = dataset::Compiled::aot_inductor;
+    const auto missing = bench::profile_cell(bench::find_layer("LayerNorm"), 1, compiled, *backend, "/no/such/package.pt2");
+    REQUIRE(!missing);
+    CHECK(!missing.error().empty());
+  }
+}
+
 TEST_CASE("bench::measure_cell")
 {
   SUBCASE("on the CPU there is no CUDA record: no graph, no cold variant, no clocks")
@@ -86,6 +117,8 @@ TEST_CASE("bench::measure_cell")
     REQUIRE(cell);
     CHECK(cell->status == dataset::CellStatus::ok);
     CHECK(!cell->cuda);
+    // The profile is taken apart, after every timing of the run (bench::profile_cell).
+    CHECK(cell->operators.empty());
   }
   SUBCASE("the CPU backend offers no variant timer, and says so")
   {

@@ -173,6 +173,26 @@ TEST_CASE("bench::run_matrix")
     CHECK(result.results.size() == 3);
   }
 
+  SUBCASE("the profiles come after every timing; a run cut short before them profiles its cells on --resume")
+  {
+    auto options = small_run(dir.path / "run.json");
+    // A checkpoint of measured cells without profiles, as a run interrupted in its profile pass leaves.
+    auto unprofiled = bench::run_matrix(options, *backend, interrupted);
+    for (auto& cell : unprofiled.results) {
+      cell.operators.clear();
+    }
+    dataset::save(bench::checkpoint_path(options.out), unprofiled, util::Overwrite::yes);
+    options.resume = bench::Resume::yes;
+    const auto result = bench::run_matrix(options, *backend, interrupted);
+    REQUIRE(result.results.size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+      CAPTURE(result.results[i].layer);
+      CHECK(!result.results[i].operators.empty());
+      // Measured once: the resumed run kept the checkpoint's timings.
+      CHECK(result.results[i].stats->median_ms == unprofiled.results[i].stats->median_ms);
+    }
+  }
+
   SUBCASE("resuming with other settings is refused")
   {
     auto options = small_run(dir.path / "run.json");

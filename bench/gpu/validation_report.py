@@ -275,9 +275,7 @@ def compare_flops(run: Run, counted: dict, path: str) -> List[dict]:
 
 def environment_checks(runs: List[Run], timer: dict) -> List[str]:
     notes = []
-    devices = {run.device for run in runs}
-    if len(devices) > 1:
-        notes.append(f"the runs are on different devices: {', '.join(sorted(devices))}")
+    devices = {run.device for run in runs}  # one, build_report has checked
     timer_device = timer.get("device", {}).get("name", "")
     if timer_device and timer_device not in devices:
         notes.append(f"the Python timer ran on '{timer_device}', our runs on {', '.join(sorted(devices))}")
@@ -290,6 +288,12 @@ def environment_checks(runs: List[Run], timer: dict) -> List[str]:
 
 def build_report(args) -> dict:
     runs = [Run(path) for path in args.run]
+    devices = {run.device for run in runs}
+    if len(devices) > 1:
+        # The cross-run CV and the ratios would mix two machines: one kind of machine per report.
+        raise ReportError("the runs were measured on different devices ("
+                          + ", ".join(f"{Path(run.path).name}: {run.device}" for run in runs)
+                          + "); report each device's runs apart")
     timer = load_json(args.python_timer, "Python timer output")
     counted = load_json(args.flops, "FlopCounterMode output")
     peak = find_peak(runs[0].device)

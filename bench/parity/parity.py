@@ -13,6 +13,7 @@ import argparse
 import ctypes
 import datetime
 import json
+import os
 import platform
 import shlex
 import statistics
@@ -30,6 +31,8 @@ TARGETS = {"median_ratio_low": 0.97, "median_ratio_high": 1.03,
 # host's launches, where C++ dispatch should beat Python's: its target is a ratio of at most LAUNCH_BOUND_RATIO_MAX.
 LAUNCH_BOUND_GRAPH_OVER_EAGER = 0.5
 LAUNCH_BOUND_RATIO_MAX = 0.7
+# How long a side may take to save its cells after the SIGINT that ends a step (bench/gpu/run-all.sh).
+CHILD_GRACE_SECONDS = 15
 
 # mallopt parameters (malloc.h) and the policies of engine/bench/cpu_memory.cpp.
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD, M_MMAP_MAX = -1, -3, -4
@@ -125,9 +128,31 @@ def table(doc: dict) -> str:
 
 # ---- the two sides ---------------------------------------------------------------------------------
 
+def read_partial(path: Path) -> dict:
+    """The cells a Python side already measured: one JSON object per line, {"cell": "layer@batch", "median_ms": x}.
+    A last line cut short by a kill is ignored (it is measured again)."""
+    done = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                entry = json.loads(line)
+                done[entry["cell"]] = float(entry["median_ms"])
+            except (ValueError, KeyError, TypeError):
+                continue
+    return done
+
+
+def append_partial(path: Path, cell: str, median_ms: float) -> None:
+    """One measured cell, on disk before the next starts, so an interrupted round keeps it."""
+    with path.open("a") as stream:
+        stream.write(json.dumps({"cell": cell, "median_ms": median_ms}) + "\n")
+        stream.flush()
+        os.fsync(stream.fileno())
+
+
 def python_side(args) -> int:
-    """In a fresh process: time every cell with torch.utils.benchmark; print {layer@batch: median_ms}. On CUDA
-    the Timer synchronises the device around each block of calls."""
+    """In a fresh process: time every cell with torch.utils.benchmark, each appended to --partial as it is done
+    (cells already there are not measured again). On CUDA the Timer synchronises the device around each block."""
     apply_memory_policy(args.cpu_memory)
     import torch
     from torch.utils import benchmark
@@ -136,49 +161,88 @@ def python_side(args) -> int:
     torch.set_num_threads(args.threads)
     catalog.use_ieee_float32()
     device = torch.device(args.device)
-    result = {}
-    for layer in catalog.select(args.layers):
-        for batch in catalog.parse_batch_sizes(args.batch_sizes):
-            with torch.inference_mode():
-                _, forward = layer.instantiate(batch, device)
-                timer = benchmark.Timer(stmt="forward()", globals={"forward": forward}, num_threads=args.threads)
-                timer.timeit(max(1, int(0.05 / max(timer.timeit(1).median, 1e-6))))  # warm-up, ~50 ms
-                measurement = timer.blocked_autorange(min_run_time=args.min_run_time)
-            result[f"{layer.name}@{batch}"] = measurement.median * 1e3
-            del forward
-    print(json.dumps(result))
+    partial = Path(args.partial)
+    done = read_partial(partial)
+    try:
+        for layer in catalog.select(args.layers):
+            for batch in catalog.parse_batch_sizes(args.batch_sizes):
+                cell = f"{layer.name}@{batch}"
+                if cell in done:
+                    continue
+                with torch.inference_mode():
+                    _, forward = layer.instantiate(batch, device)
+                    timer = benchmark.Timer(stmt="forward()", globals={"forward": forward}, num_threads=args.threads)
+                    timer.timeit(max(1, int(0.05 / max(timer.timeit(1).median, 1e-6))))  # warm-up, ~50 ms
+                    measurement = timer.blocked_autorange(min_run_time=args.min_run_time)
+                append_partial(partial, cell, measurement.median * 1e3)
+                del forward
+    except KeyboardInterrupt:
+        print(f"parity: interrupted; the cells measured so far are kept in {partial}", file=sys.stderr)
+        return 130
     return 0
 
 
+def run_child(command: list, **kwargs) -> subprocess.CompletedProcess:
+    """Runs a side to its end. On Ctrl-C or the step's SIGINT (which the child receives too) it waits up to
+    CHILD_GRACE_SECONDS for the child to save what it measured, instead of killing it at once."""
+    with subprocess.Popen(command, **kwargs) as process:
+        try:
+            stdout, stderr = process.communicate()
+        except KeyboardInterrupt:
+            try:
+                process.wait(timeout=CHILD_GRACE_SECONDS)
+            except subprocess.TimeoutExpired:
+                process.kill()
+            raise
+        return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
 def run_python(args, out: Path) -> None:
-    """One fresh Python process for all cells; its {layer@batch: median_ms} goes to `out`."""
+    """One fresh Python process for all cells (resuming `out`.partial); {layer@batch: median_ms} goes to `out`."""
+    partial = Path(str(out) + ".partial")
     command = [sys.executable, __file__, "--python-side", "--device", args.device, "--threads", str(args.threads),
                "--layers", args.layers, "--batch-sizes", args.batch_sizes, "--cpu-memory", args.cpu_memory,
-               "--min-run-time", str(args.min_run_time)]
-    done = subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True)
-    out.write_text(done.stdout)
+               "--min-run-time", str(args.min_run_time), "--partial", str(partial)]
+    done = run_child(command)
+    if done.returncode != 0:
+        raise SystemExit(f"parity: the Python side exited {done.returncode}; its cells so far are in {partial}, and "
+                         f"the same round resumes from them")
+    temporary = Path(str(out) + ".tmp")
+    temporary.write_text(json.dumps(read_partial(partial)) + "\n")
+    temporary.replace(out)
+    partial.unlink()
 
 
 def run_layerbench(args, out: Path) -> None:
-    """One `layerbench run` process for all cells, its dataset written to `out`."""
+    """One `layerbench run` process for all cells, its dataset written to `out`; resumed from its checkpoint
+    (`out`.partial) when an earlier process of this round was cut short."""
     command = [args.binary, "run", "--device", args.device, "--threads", str(args.threads), "--batch-sizes",
                args.batch_sizes, "--cpu-memory", args.cpu_memory, "--out", str(out)]
     if args.layers != "all":
         command += ["--layers", args.layers]
-    done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if Path(str(out) + ".partial").exists():
+        command.append("--resume")
+    done = run_child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     if done.returncode != 0:
         raise SystemExit(f"parity: {shlex.join(command)} exited {done.returncode}:\n{done.stderr[-2000:]}")
 
 
 def run_round(args, folder: Path, r: int) -> None:
-    """Round r (from 1): run-<r>.json and python-<r>.json in `folder`; even rounds run Python first."""
+    """Round r (from 1): run-<r>.json and python-<r>.json in `folder`; even rounds run Python first. A side whose
+    file exists is done; one cut short continues from its .partial."""
     order = ["layerbench", "python"] if r % 2 == 1 else ["python", "layerbench"]
     for side in order:
-        print(f"round {r}/{args.rounds}: {side}", file=sys.stderr, flush=True)
-        if side == "layerbench":
-            run_layerbench(args, folder / f"run-{r}.json")
-        else:
-            run_python(args, folder / f"python-{r}.json")
+        out = folder / (f"run-{r}.json" if side == "layerbench" else f"python-{r}.json")
+        if out.exists():
+            print(f"round {r}/{args.rounds}: {side} already measured ({out.name})", file=sys.stderr, flush=True)
+            continue
+        resumed = " (resumed)" if Path(str(out) + ".partial").exists() else ""
+        print(f"round {r}/{args.rounds}: {side}{resumed}", file=sys.stderr, flush=True)
+        try:
+            (run_layerbench if side == "layerbench" else run_python)(args, out)
+        except KeyboardInterrupt:
+            raise SystemExit(f"parity: round {r} interrupted during the {side} side; what it measured is kept, and "
+                             f"`--round {r}` with the same --keep-dir resumes it") from None
 
 
 def read_rounds(folder: Path) -> tuple:
@@ -187,9 +251,15 @@ def read_rounds(folder: Path) -> tuple:
     layerbench, python, graph, first = {}, {}, {}, None
     numbers = sorted(int(p.stem.split("-")[1]) for p in folder.glob("run-*.json")
                      if p.stem.split("-")[1].isdigit() and (folder / f"python-{p.stem.split('-')[1]}.json").exists())
+    devices = {}
     for number in numbers:
         dataset = json.loads((folder / f"run-{number}.json").read_text())
         first = first or dataset
+        devices[number] = dataset.get("environment", {}).get("device", {}).get("name")
+        if len(set(devices.values())) > 1:
+            raise SystemExit("parity: the rounds in " + str(folder) + " were measured on different devices ("
+                             + ", ".join(f"run-{n}.json: {name}" for n, name in devices.items())
+                             + "); rounds of two devices are never combined")
         for c in dataset["results"]:
             if c.get("status") != "ok":
                 continue
@@ -287,6 +357,7 @@ def main() -> int:
     parser.add_argument("--assemble", metavar="DIR",
                         help="measure nothing: the parity file from the rounds kept in DIR")
     parser.add_argument("--python-side", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--partial", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.threads < 1 or args.rounds < 1:
         parser.error("--threads and --rounds must be at least 1")

@@ -124,6 +124,14 @@ Preset preset(PresetName name, PlanDevice device)
   return result;
 }
 
+int timed_budgets(const Axes& corner, PlanDevice device)
+{
+  if (corner.mode == dataset::GradMode::train) {
+    return k_train_parts;
+  }
+  return device == PlanDevice::cuda ? k_cuda_forward_budgets : 1;
+}
+
 Estimate estimate(const std::vector<LayerTraits>& layers,
                   size_t batch_sizes,
                   const std::vector<Axes>& corners,
@@ -146,7 +154,7 @@ Estimate estimate(const std::vector<LayerTraits>& layers,
       const bool train = corner.mode == dataset::GradMode::train;
       result.train += train ? count : 0;
       const double part = warmup_seconds + rule.budget_seconds + k_cell_overhead_seconds;
-      result.seconds += count * part * (train ? k_train_parts : 1);
+      result.seconds += count * part * timed_budgets(corner, device);
     }
     if (compiles && cached_packages.count(layer.name) == 0) {
       result.compiles += 1;

@@ -54,7 +54,7 @@ Preset preset(PresetName name, PlanDevice device);
 // An upper-bound style estimate of a run's wall time, before it starts: each measured cell costs its
 // budget, warm-up and a fixed overhead (building the layer, the canary, the profiled forward); a
 // train cell times four parts; a layer with measured aot_inductor corners and no package in the cache
-// pays one export and compile. Layers whose single forward outlasts the budget take longer.
+// pays one export and compile; a CUDA forward cell times three variants. Layers whose single forward outlasts the budget take longer.
 struct Estimate
 {
   int cells = 0;    // every (layer, batch size, corner)
@@ -65,6 +65,10 @@ struct Estimate
 };
 inline constexpr double k_cell_overhead_seconds = 0.3;
 inline constexpr int k_train_parts = 4; // the step, the forward, the input gradient, the weight gradient
+inline constexpr int k_cuda_forward_budgets = 3; // eager, CUDA graph replay, cold L2 (bench/cuda_variants.hpp)
+
+// How many timing budgets a measured corner spends: a train cell's parts, a CUDA forward's three variants.
+int timed_budgets(const dataset::Axes& corner, PlanDevice device);
 // One package's export and compile on a 2-core CPU with torch 2.11 (docs/settings.md): 35 s for
 // LayerNorm, 46 s for Linear(4096, 4096); the larger layers take longer.
 inline constexpr double k_aoti_compile_seconds = 60;

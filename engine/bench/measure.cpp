@@ -4,6 +4,7 @@
 #include "bench/corner.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/profile.hpp"
+#include "util/error.hpp"
 
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 
@@ -403,6 +404,70 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
   return measure_cell(spec, batch_size, dataset::Axes{}, settings, backend, interrupted);
 }
 
+namespace {
+
+// A cell's module and input at one corner, and what one timed iteration runs: the forward, or for a
+// train corner the forward and its gradients. It stays where it was built: the callables refer to it.
+class CellBody
+{
+public:
+  CellBody(const LayerSpec& spec,
+           int batch_size,
+           const dataset::Axes& axes,
+           DeviceBackend& backend,
+           const std::filesystem::path& aoti_package)
+    : m_instance(spec.instantiate(batch_size, backend.device()))
+  {
+    const bool train = axes.mode == dataset::GradMode::train;
+    if (train || spec.mode == dataset::LayerMode::train) {
+      m_instance.module->train();
+    } else {
+      m_instance.module->eval();
+    }
+    if (axes.memory_format == dataset::MemoryFormat::channels_last) {
+      to_channels_last(m_instance);
+    }
+    // The package holds its own weights, exported from the Python twin of the layer; only the input is shared.
+    if (axes.compiled == dataset::Compiled::aot_inductor) {
+      try {
+        m_package = std::make_unique<torch::inductor::AOTIModelPackageLoader>(aoti_package.string());
+      } catch (const std::exception& error) {
+        throw Error("AOTInductor package " + aoti_package.string() + " cannot be loaded (" + error_line(error)
+                    + "); delete it, and the next run exports it again");
+      }
+    }
+    forward = [this, autocast = autocast_dtype(axes.precision), device_type = backend.device().type()] {
+      if (m_package) {
+        return m_package->run({m_instance.input}).at(0);
+      }
+      std::optional<AutocastScope> scope;
+      if (autocast) {
+        scope.emplace(device_type, *autocast);
+      }
+      return m_instance.forward();
+    };
+    body = [this] { forward(); };
+    if (train) {
+      targets = grad_targets(m_instance);
+      m_seed = torch::ones_like(forward());
+      body = [this] { gradients(forward(), targets.both, m_seed, false); };
+    }
+  }
+  CellBody(const CellBody&) = delete;
+  CellBody& operator=(const CellBody&) = delete;
+
+  std::function<torch::Tensor()> forward;
+  std::function<void()> body;
+  GradTargets targets; // train corners only
+
+private:
+  Instance m_instance;
+  std::unique_ptr<torch::inductor::AOTIModelPackageLoader> m_package;
+  torch::Tensor m_seed;
+};
+
+} // namespace
+
 std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           int batch_size,
                                           const dataset::Axes& axes,
@@ -418,40 +483,8 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     const GradScope grad(axes.mode);
     // The previous cell's tensors are gone, so the peak counts this layer's parameters and input.
     backend.reset_peak_memory();
-    Instance instance = spec.instantiate(batch_size, backend.device());
-    if (train || spec.mode == dataset::LayerMode::train) {
-      instance.module->train();
-    } else {
-      instance.module->eval();
-    }
-    if (axes.memory_format == dataset::MemoryFormat::channels_last) {
-      to_channels_last(instance);
-    }
-    const auto autocast = autocast_dtype(axes.precision);
-    const auto device_type = backend.device().type();
-    // The package holds its own weights, exported from the Python twin of the layer; only the input is shared.
-    std::unique_ptr<torch::inductor::AOTIModelPackageLoader> package;
-    if (axes.compiled == dataset::Compiled::aot_inductor) {
-      package = std::make_unique<torch::inductor::AOTIModelPackageLoader>(aoti_package.string());
-    }
-    const std::function<torch::Tensor()> forward = [&instance, &package, autocast, device_type] {
-      if (package) {
-        return package->run({instance.input}).at(0);
-      }
-      std::optional<AutocastScope> scope;
-      if (autocast) {
-        scope.emplace(device_type, *autocast);
-      }
-      return instance.forward();
-    };
-    GradTargets targets;
-    torch::Tensor seed;
-    std::function<void()> body = [&forward] { forward(); };
-    if (train) {
-      targets = grad_targets(instance);
-      seed = torch::ones_like(forward());
-      body = [&] { gradients(forward(), targets.both, seed, false); };
-    }
+    const CellBody cell_body(spec, batch_size, axes, backend, aoti_package);
+    const auto& body = cell_body.body;
 
     // The first call pays for allocation, lazy initialisation and, with cudnn.benchmark, the autotuning.
     const double first_call_ms = backend.time_block(body, 1).host_seconds * 1000.0;
@@ -476,17 +509,12 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
       }
     }
     if (train) {
-      auto parts = time_train_parts(backend, forward, targets, settings, interrupted);
+      auto parts = time_train_parts(backend, cell_body.forward, cell_body.targets, settings, interrupted);
       if (!parts) {
         return std::nullopt;
       }
       cell.train = std::move(*parts);
     }
-    // After the timing, so the profiler's own cost never reaches a sample.
-    auto profile = profile_forward(body, [&backend] { backend.synchronize(); },
-                                   backend.device().is_cuda() ? ProfileDevice::cuda : ProfileDevice::cpu);
-    cell.operators = std::move(profile.operators);
-    cell.kernels = std::move(profile.kernels);
     cell.cell_seconds = seconds_since(cell_start);
     return cell;
   } catch (const std::exception& error) {
@@ -494,6 +522,26 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     auto cell = skipped_cell(spec.name, batch_size, axes, reason + error_line(error));
     cell.cell_seconds = seconds_since(cell_start);
     return cell;
+  }
+}
+
+util::Expected<Profile> profile_cell(const LayerSpec& spec,
+                                     int batch_size,
+                                     const dataset::Axes& axes,
+                                     DeviceBackend& backend,
+                                     const std::filesystem::path& aoti_package)
+{
+  try {
+    const GlobalKnobs knobs(axes);
+    const GradScope grad(axes.mode);
+    const CellBody cell_body(spec, batch_size, axes, backend, aoti_package);
+    // One call first, so the profile sees a steady-state iteration, as the timed ones were.
+    cell_body.body();
+    backend.synchronize();
+    return profile_forward(cell_body.body, [&backend] { backend.synchronize(); },
+                           backend.device().is_cuda() ? ProfileDevice::cuda : ProfileDevice::cpu);
+  } catch (const std::exception& error) {
+    return util::Expected<Profile>::failure(error_line(error));
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include "bench/catalog.hpp"
 #include "bench/device.hpp"
+#include "bench/profile.hpp"
 #include "bench/statistics.hpp"
 #include "dataset/dataset.hpp"
 
@@ -59,6 +60,15 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           DeviceBackend& backend,
                                           const std::atomic<bool>& interrupted,
                                           const std::filesystem::path& aoti_package = {});
+
+// The operators and kernels of one steady-state iteration of a cell, in a profile of its own: the run
+// takes every profile after all its timings (bench/runner.cpp), since on CUDA a profiler session
+// leaves CUPTI attached to the process and slows the kernels launched after it.
+util::Expected<Profile> profile_cell(const LayerSpec& spec,
+                                     int batch_size,
+                                     const dataset::Axes& axes,
+                                     DeviceBackend& backend,
+                                     const std::filesystem::path& aoti_package = {});
 
 // A variant's figures from its per-forward samples (exposed for tests).
 dataset::VariantStats variant_stats(const Summary& summary, int64_t iterations);

@@ -45,7 +45,9 @@ const char* const k_dispatch =
   "arguments and defaults for the rest, called as its documentation shows (MultiheadAttention as mha(x, x, x)), in "
   "eval() under inference mode (Dropout in train mode); where LibTorch's C++ module dispatches other operators, the "
   "catalog calls Python's operators directly (layers[].dispatch says which). The operators of one profiled forward "
-  "are recorded per cell, and a test checks that their set equals the Python module's.";
+  "are recorded per cell, and a test checks that their set equals the Python module's. Every profile is taken after "
+  "all of the run's timings, on the cell rebuilt and called once first: on CUDA a profiler session leaves CUPTI "
+  "attached to the process, which slows the kernels launched after it.";
 
 const char* const k_cuda_method =
   "beside the eager time in stats (back to back, the L2 cache hot), every CUDA cell takes two variants with the same "
@@ -289,7 +291,7 @@ std::optional<dataset::Cell> measure_compiled(const LayerSpec& spec,
   if (const auto known = failed.find(spec.name); known != failed.end()) {
     return skipped_cell(spec.name, batch, axes, known->second);
   }
-  const auto package = cache.get(aoti_key(cache, spec.name, backend));
+  const auto package = cache.get(aoti_key(cache, spec.name, backend), interrupted);
   if (!package && interrupted.load()) {
     return std::nullopt; // Ctrl-C reached the exporter too: not the layer's fault, try again on --resume
   }
@@ -304,6 +306,44 @@ std::optional<dataset::Cell> measure_compiled(const LayerSpec& spec,
     cell->aoti = dataset::AotiRecord{package->compile_seconds, package->source == PackageSource::cached};
   }
   return cell;
+}
+
+// Every measured cell's operators and kernels, each cell in a profile of its own after all the run's
+// timings (bench/measure.hpp says why); a resumed run profiles the cells its checkpoint has without them.
+void profile_cells(dataset::Dataset& result,
+                   const RunOptions& options,
+                   DeviceBackend& backend,
+                   const std::filesystem::path& checkpoint,
+                   const std::atomic<bool>& interrupted)
+{
+  const auto packages = aoti_cache(options);
+  for (auto& cell : result.results) {
+    if (cell.status != dataset::CellStatus::ok || !cell.operators.empty() || !cell.kernels.empty()) {
+      continue;
+    }
+    if (interrupted.load()) {
+      save_checkpoint(checkpoint, result, result.results.size());
+      throw Error("interrupted while profiling the cells: all " + std::to_string(result.results.size())
+                  + " measured cells are saved in " + checkpoint.string() + "; continue with the same command and --resume");
+    }
+    std::filesystem::path package;
+    if (cell.axes.compiled == dataset::Compiled::aot_inductor) {
+      const auto cached = packages.get(aoti_key(packages, cell.layer, backend), interrupted);
+      if (!cached) {
+        std::cerr << "layerbench: warning: " << dataset::describe_cell({cell.layer, cell.batch_size, cell.axes}) << " has no profile: " << cached.error() << "\n";
+        continue;
+      }
+      package = cached->path;
+    }
+    auto profile = profile_cell(find_layer(cell.layer), cell.batch_size, cell.axes, backend, package);
+    if (!profile) {
+      std::cerr << "layerbench: warning: " << dataset::describe_cell({cell.layer, cell.batch_size, cell.axes}) << " has no profile: " << profile.error() << "\n";
+      continue;
+    }
+    cell.operators = std::move(profile->operators);
+    cell.kernels = std::move(profile->kernels);
+    save_checkpoint(checkpoint, result, result.results.size());
+  }
 }
 
 } // namespace
@@ -457,6 +497,7 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     std::cerr << "layerbench: device peaks: " << describe(*peaks) << "\n";
     result.environment->peaks = std::move(*peaks);
   }
+  profile_cells(result, options, backend, checkpoint, interrupted);
   for (auto& layer : result.layers) {
     layer.params_counted = count_parameters(find_layer(layer.name));
   }

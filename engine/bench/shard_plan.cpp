@@ -71,8 +71,7 @@ MatrixPlan plan_matrix(const std::vector<std::string>& layers,
       const double seconds = dataset::estimate_cell_seconds(spec.flops() * batch, model);
       for (const auto& axes : corners) {
         const bool skipped = unsupported(axes, device, traits(spec)).has_value();
-        const double parts = axes.mode == dataset::GradMode::train ? k_train_parts : 1;
-        costs.push_back({{name, batch, axes}, skipped ? 0.0 : seconds * parts});
+        costs.push_back({{name, batch, axes}, skipped ? 0.0 : seconds * timed_budgets(axes, device)});
       }
     }
   }

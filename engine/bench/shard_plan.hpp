@@ -36,7 +36,7 @@ struct MatrixPlan
 
 // Throws UsageError when there are more shards than cells.
 // Cells are (layer, batch size, corner) in matrix order; a corner the device or layer cannot run costs
-// nothing (it is recorded as skipped), a train corner costs its k_train_parts timed parts.
+// nothing (it is recorded as skipped), a corner costs its timed budgets (bench::timed_budgets).
 MatrixPlan plan_matrix(const std::vector<std::string>& layers,
                        const std::vector<int>& batch_sizes,
                        const std::vector<dataset::Axes>& corners,

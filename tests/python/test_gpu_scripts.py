@@ -225,6 +225,19 @@ class ValidationReportErrors(unittest.TestCase):
         self.assertEqual(result.returncode, 1)
         self.assertIn("run-1.json: /results/0/stats/median_ms is missing", result.stderr)
 
+    def test_runs_of_two_devices_are_refused(self):
+        with tempfile.TemporaryDirectory() as folder:
+            inputs = Inputs(folder)
+            other = json.loads(Path(inputs.runs[2]).read_text())
+            other["environment"]["device"]["name"] = "NVIDIA H200"
+            Path(inputs.runs[2]).write_text(json.dumps(other))
+            result = run_script("validation_report.py", *inputs.arguments())
+            written = (Path(folder) / "v.json").exists()
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("different devices", result.stderr)
+        self.assertIn("run-3.json: NVIDIA H200", result.stderr)
+        self.assertFalse(written)
+
     def test_skipped_cell_in_every_run_is_reported_not_compared(self):
         skipped = {"layer": "Linear", "batch_size": 8, "status": "skipped", "skip_reason": "out of memory"}
         with tempfile.TemporaryDirectory() as folder:
