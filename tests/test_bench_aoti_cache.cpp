@@ -8,7 +8,10 @@
 #include "test_shell.hpp"
 #include "util/file.hpp"
 
+#include <cmath>
+#include <csignal>
 #include <doctest/doctest.h>
+#include <sys/stat.h>
 #include <thread>
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/version.h>
@@ -19,9 +22,10 @@ using bench::PackageSource;
 
 namespace {
 
-// Stands in for bench/gpu/aoti_export.py: writes "package of LAYER" to --out and counts its calls in
-// ./calls. Layer Broken writes half a package and fails with a reason; Killed dies by a signal
-// half-way; Slow takes a second, so that a second caller finds it under way.
+// Stands in for bench/gpu/aoti_export.py: writes a tiny zip-shaped "package of LAYER" to --out and counts
+// its calls in ./calls. Layer Broken writes half a package and fails with a reason; Killed dies by a
+// signal half-way; Slow takes a second, so that a second caller finds it under way; Hang takes a minute
+// and writes its pid to ./hang.pid.
 const char* const k_fake_exporter = R"(#!/bin/sh
 while [ $# -gt 0 ]; do
   case "$1" in --out) out="$2";; --layer) layer="$2";; esac
@@ -32,8 +36,9 @@ case "$layer" in
   Broken) printf half > "$out"; echo "Broken: export failed: RuntimeError: an unsupported operator" >&2; exit 1;;
   Killed) printf half > "$out"; kill -9 $$;;
   Slow) sleep 1;;
+  Hang) echo $$ > "$(dirname "$0")/hang.pid"; sleep 60;;
 esac
-printf 'package of %s' "$layer" > "$out"
+printf 'PK\003\004package of %s PK\005\006%018d' "$layer" 0 > "$out"
 )";
 
 struct Fixture
@@ -90,6 +95,23 @@ TEST_CASE("bench::AotiCache")
     test::write_text(fixture.script, std::string(k_fake_exporter) + "# changed\n");
     CHECK(fixture.make().key("LayerNorm", "cpu", "2.11.0").exporter_hash != before.exporter_hash);
   }
+  SUBCASE("a changed layer definition that the script imports is another package too")
+  {
+    const auto layers = fixture.folder.path() / "layers.py";
+    test::write_text(layers, "width = 512\n");
+    const AotiCache with_layers(fixture.cache, {"/bin/sh", fixture.script, {layers}});
+    const auto before = with_layers.key("LayerNorm", "cpu", "2.11.0");
+    CHECK(before.exporter_hash != fixture.make().key("LayerNorm", "cpu", "2.11.0").exporter_hash);
+    test::write_text(layers, "width = 1024\n");
+    const AotiCache changed(fixture.cache, {"/bin/sh", fixture.script, {layers}});
+    CHECK(changed.key("LayerNorm", "cpu", "2.11.0").exporter_hash != before.exporter_hash);
+  }
+  SUBCASE("the real exporter's key covers the layer definitions it imports")
+  {
+    const auto exporter = bench::default_exporter();
+    REQUIRE(exporter.imports.size() == 1);
+    CHECK(exporter.imports[0].filename() == "layers.py");
+  }
   SUBCASE("a miss exports; a hit returns the package without calling the exporter")
   {
     const auto cache = fixture.make();
@@ -99,7 +121,7 @@ TEST_CASE("bench::AotiCache")
     REQUIRE_MESSAGE(built, built.error());
     CHECK(built->source == PackageSource::built);
     CHECK(built->compile_seconds >= 0);
-    CHECK(*util::read_file(built->path) == "package of LayerNorm");
+    CHECK(util::read_file(built->path)->find("package of LayerNorm") != std::string::npos);
     CHECK(cache.contains(key));
     const auto hit = cache.get(key);
     REQUIRE(hit);
@@ -140,6 +162,67 @@ TEST_CASE("bench::AotiCache")
     REQUIRE(*first);
     CHECK(fixture.calls() == 1);
     CHECK((second->source == PackageSource::cached) != ((*first)->source == PackageSource::cached));
+  }
+  SUBCASE("a compile time that is not a finite number of seconds is not believed: the package is made again")
+  {
+    const auto cache = fixture.make();
+    const auto key = cache.key("LayerNorm", "cpu", "2.11.0");
+    REQUIRE(cache.get(key));
+    for (const std::string bad : {"nan", "inf", "-1", "12 seconds", ""}) {
+      CAPTURE(bad);
+      test::write_text(cache.path(key).string() + ".seconds", bad);
+      const auto again = cache.get(key);
+      REQUIRE_MESSAGE(again, again.error());
+      CHECK(again->source == PackageSource::built);
+      CHECK(std::isfinite(again->compile_seconds));
+      CHECK(again->compile_seconds >= 0);
+    }
+    CHECK(fixture.calls() == 6);
+  }
+  SUBCASE("a corrupt or cut-short package is made again, not skipped on every later run")
+  {
+    const auto cache = fixture.make();
+    const auto key = cache.key("LayerNorm", "cpu", "2.11.0");
+    REQUIRE(cache.get(key));
+    for (const auto& bad : std::vector<std::string>{"garbage", std::string("PK\x03\x04" "cut short", 13)}) {
+      test::write_text(cache.path(key), bad);
+      CHECK(!cache.contains(key));
+      const auto again = cache.get(key);
+      REQUIRE_MESSAGE(again, again.error());
+      CHECK(again->source == PackageSource::built);
+      CHECK(!bench::package_defect(again->path));
+    }
+  }
+  SUBCASE("a FIFO where the package should be does not hang the run: it is replaced")
+  {
+    const auto cache = fixture.make();
+    const auto key = cache.key("LayerNorm", "cpu", "2.11.0");
+    std::filesystem::create_directories(fixture.cache);
+    REQUIRE(::mkfifo(cache.path(key).c_str(), 0644) == 0);
+    CHECK(bench::package_defect(cache.path(key)) == std::string("is not a regular file"));
+    const auto made = cache.get(key);
+    REQUIRE_MESSAGE(made, made.error());
+    CHECK(std::filesystem::is_regular_file(made->path));
+  }
+  SUBCASE("an interrupted run stops the export and its process group, and keeps no package")
+  {
+    const auto cache = fixture.make();
+    const auto key = cache.key("Hang", "cpu", "2.11.0");
+    std::atomic<bool> interrupted{false};
+    std::thread signal([&] {
+      while (!std::filesystem::exists(fixture.folder.path() / "hang.pid")) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      interrupted = true;
+    });
+    const auto result = cache.get(key, interrupted);
+    signal.join();
+    REQUIRE(!result);
+    CHECK(result.error().find("export of Hang interrupted") != std::string::npos);
+    CHECK(!cache.contains(key));
+    CHECK(fixture.partials().empty());
+    const auto pid = std::stoi(*util::read_file(fixture.folder.path() / "hang.pid"));
+    CHECK(::kill(pid, 0) != 0); // the exporter is gone, not orphaned
   }
   SUBCASE("a missing python is a reason naming it, not a crash")
   {
@@ -182,6 +265,7 @@ TEST_CASE("bench::AotiCache with the real exporter: a LayerNorm package runs as 
   REQUIRE_MESSAGE(package, package.error());
   CHECK(package->source == bench::PackageSource::built);
   CHECK(package->compile_seconds > 0);
+  CHECK(!bench::package_defect(package->path)); // a real package passes the cache's check
 
   c10::InferenceMode inference;
   torch::inductor::AOTIModelPackageLoader loader(package->path.string());

@@ -80,6 +80,46 @@ TEST_CASE("cli::cmd_run")
     CHECK(r.status == 2);
     CHECK(r.output.find("--batch-sizes: 'eight' is not a batch size") != std::string::npos);
   }
+  SUBCASE("numeric options outside their documented range are usage errors naming the option and the range")
+  {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--warmup inf", "--warmup: inf is outside its range, 0 to 60 s"},
+      {"--warmup nan", "--warmup: nan is outside its range"},
+      {"--block-target 1e9", "--block-target: 1000000000 is outside its range, 1e-05 to 10 s"},
+      {"--cell-budget -1", "--cell-budget: -1 is outside its range"},
+      {"--max-samples 100000000", "--max-samples: 100000000 is outside its range, 1 to 1000000"},
+      {"--threads 100000", "--threads: 100000 is outside its range, 0 (torch's default) to "},
+    };
+    for (const auto& [option, message] : cases) {
+      CAPTURE(option);
+      const auto r = run_cli("run --device cpu " + option + " --out " + (dir.path / "x.json").string());
+      CHECK(r.status == 2);
+      CHECK(r.output.find(message) != std::string::npos);
+    }
+    auto help = run_cli("run --help").output; // the ranges in the help, its line wrapping undone
+    for (const char* wrap : {"\n", "  "}) {
+      for (auto at = help.find(wrap); at != std::string::npos; at = help.find(wrap)) {
+        help.replace(at, std::string(wrap).size(), " ");
+      }
+    }
+    CHECK(help.find("warm-up seconds after the first call, 0 to 60 s") != std::string::npos);
+    CHECK(help.find("samples at most, 1 to 1000000") != std::string::npos);
+  }
+  SUBCASE("an empty list item is a usage error, never dropped")
+  {
+    for (const std::string bad : {"--batch-sizes 1,,8", "--batch-sizes 1,8,", "--layers Conv2d,,Linear"}) {
+      CAPTURE(bad);
+      const auto r = run_cli("run --device cpu " + bad + " --out " + (dir.path / "x.json").string());
+      CHECK(r.status == 2);
+      CHECK(r.output.find("has an empty item") != std::string::npos);
+    }
+  }
+  SUBCASE("an axis given twice is a usage error, not the last one kept")
+  {
+    const auto r = run_cli("run --device cpu --axes precision=bf16 --axes precision=fp32 --out " + (dir.path / "x.json").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--axes: axis precision is given twice") != std::string::npos);
+  }
   SUBCASE("a bad device is a usage error")
   {
     const auto r = run_cli("run --device tpu");
@@ -104,6 +144,17 @@ TEST_CASE("cli::cmd_run")
     CHECK(r.status == 1);
     CHECK(r.output.find("layerbench: error: /nonexistent/dir/x.json: cannot write") != std::string::npos);
     CHECK(r.output.find("measuring") == std::string::npos);
+  }
+  SUBCASE("a symbolic link as --out, dangling or not, is refused before anything is measured")
+  {
+    const auto link = dir.path / "link.json";
+    std::filesystem::create_symlink(dir.path / "no-such-target.json", link);
+    const auto r = run_cli("run --device cpu --layers Dropout --batch-sizes 1 --out " + link.string());
+    CHECK(r.status == 1);
+    CHECK(r.output.find("link.json: is a symbolic link") != std::string::npos);
+    CHECK(r.output.find("Dropout batch 1") == std::string::npos); // nothing was measured
+    const auto resumed = run_cli("run --device cpu --layers Dropout --batch-sizes 1 --resume --out " + link.string());
+    CHECK(resumed.output.find("link.json: is a symbolic link") != std::string::npos);
   }
   SUBCASE("an existing dataset is never overwritten")
   {
@@ -134,6 +185,23 @@ TEST_CASE("cli::cmd_run")
     CHECK(r.output.find("wrote " + out.string() + ": 2 cells") != std::string::npos);
     CHECK(fs::exists(out));
     CHECK(!fs::exists(out.string() + ".partial"));
+    // The profiler's own complaint about the missing GPU reads like a failure: it is not printed.
+    CHECK(r.output.find("gpuGetDeviceCount") == std::string::npos);
+  }
+  SUBCASE("--device auto without a GPU says so plainly, once")
+  {
+    if (run_cli("run --device cuda --out " + (dir.path / "probe.json").string()).status == 0) {
+      MESSAGE("SKIPPED: this machine has a GPU");
+      return;
+    }
+    const auto r = run_cli("run --layers Dropout --batch-sizes 1 --cell-budget 0.2 --min-samples 3 --no-peaks --out "
+                           + (dir.path / "auto.json").string());
+    CHECK(r.status == 0);
+    const std::string said = "layerbench: no CUDA GPU found; measuring on the CPU";
+    CHECK(r.output.find(said) != std::string::npos);
+    CHECK(r.output.find(said) == r.output.rfind(said));
+    CHECK(r.output.find("gpuGetDeviceCount") == std::string::npos);
+    CHECK(r.output.find("ERROR") == std::string::npos);
   }
 }
 

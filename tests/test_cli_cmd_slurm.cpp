@@ -64,6 +64,19 @@ TEST_CASE("cli::cmd_slurm")
     CHECK(fs::is_directory(dir / "out" / "logs"));
     CHECK(read(dir / "out" / "layerbench-merge.sbatch").find(" validate ") != std::string::npos);
   }
+  SUBCASE("an --out-dir holding another matrix's shards is refused, naming the difference; the same job reuses it")
+  {
+    const auto out = (dir / "reused").string();
+    REQUIRE(shell(binary + " slurm --out-dir " + out + " --shards 3" + k_matrix).status == 0);
+    std::ofstream(dir / "reused" / "shard-1-of-3.json") << "{}";
+    const auto other = shell(binary + " slurm --out-dir " + out + " --shards 3" + k_matrix + " --axes mode=no_grad");
+    CHECK(other.status == 1);
+    CHECK(other.output.find("holds the results of another job (shard-1-of-3.json)") != std::string::npos);
+    CHECK(other.output.find("no_grad'; choose a new --out-dir") != std::string::npos); // the line that differs
+    CHECK(read(dir / "reused" / "layerbench-shards.sbatch").find("no_grad") == std::string::npos); // untouched
+    const auto same = shell(binary + " slurm --out-dir " + out + " --shards 3" + k_matrix);
+    CHECK(same.status == 0);
+  }
   SUBCASE("--submit: the array, then the merge depending on it; both ids printed")
   {
     fake_sbatch(dir / "bin", "%s\\n", 0);

@@ -114,7 +114,8 @@ TEST_CASE("dataset::apply_axes_argument")
   }
   SUBCASE("malformed arguments are usage errors that name --axes")
   {
-    for (const std::string bad : {"precision", "=fp32", "precision=", "precision=fp32,fp32", "colour=red"}) {
+    for (const std::string bad : {"precision", "=fp32", "precision=", "precision=fp32,fp32", "colour=red",
+                                  "precision=fp32,,bf16", "precision=fp32,", "precision=,fp32"}) {
       CAPTURE(bad);
       bool usage = false;
       try {
@@ -124,6 +125,29 @@ TEST_CASE("dataset::apply_axes_argument")
       }
       CHECK(usage);
     }
+  }
+}
+
+TEST_CASE("dataset::apply_axes_arguments")
+{
+  dataset::AxisGrid grid;
+  SUBCASE("different axes each set their values")
+  {
+    dataset::apply_axes_arguments(grid, {"precision=fp32,bf16", "mode=train"});
+    CHECK(dataset::grid_values(grid, "precision") == std::vector<std::string>{"fp32", "bf16"});
+    CHECK(dataset::grid_values(grid, "mode") == std::vector<std::string>{"train"});
+  }
+  SUBCASE("an axis named twice is a usage error naming both arguments, not the last one silently")
+  {
+    CHECK_THROWS_WITH_AS(dataset::apply_axes_arguments(grid, {"precision=bf16", "mode=train", "precision=fp32"}),
+                         "--axes: axis precision is given twice ('precision=bf16' and 'precision=fp32'); give its "
+                         "values once, comma-separated",
+                         UsageError);
+  }
+  SUBCASE("an empty value is a usage error, not dropped")
+  {
+    CHECK_THROWS_WITH_AS(dataset::apply_axes_arguments(grid, {"precision=fp32,,bf16"}),
+                         doctest::Contains("has an empty value"), UsageError);
   }
 }
 

@@ -7,18 +7,22 @@
 
 #include "util/expected.hpp"
 
+#include <atomic>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace layerbench::bench {
 
-// What a package depends on. A changed exporter script is a new key, so it re-exports.
+// What a package depends on. A changed exporter script, or a changed file it imports (the layer
+// definitions), is a new key, so it re-exports.
 struct AotiKey
 {
   std::string layer;         // "LayerNorm"
   std::string device;        // "cpu", "cuda"
   std::string torch_version; // LibTorch's, which loads the package
-  std::string exporter_hash; // sha256 of the exporter script
+  std::string exporter_hash; // sha256 of the exporter script and of the files it imports
 };
 
 // "LayerNorm-cpu-torch2.11.0-3f2a9c1e0b7d.pt2": the file name of the key's package.
@@ -30,16 +34,25 @@ struct AotiExporter
 {
   std::string python;
   std::filesystem::path script;
+  std::vector<std::filesystem::path> imports; // what the script imports that shapes a package
 };
 
 // $LAYERBENCH_PYTHON, else the interpreter of the venv the build was configured with, else python3;
-// the script of the source tree this binary was built from.
+// the script of the source tree this binary was built from, and the layer definitions it imports.
 AotiExporter default_exporter();
 
 // $LAYERBENCH_AOTI_CACHE, else ~/.cache/layerbench/aoti.
 std::filesystem::path default_aoti_cache();
 
 enum class PackageSource { built, cached };
+
+// Why the file is not a whole AOTInductor package (a zip archive: a local file header first, the end of
+// its central directory within its last 64 KiB), or nothing when it is one. Never opens what is not a
+// regular file.
+std::optional<std::string> package_defect(const std::filesystem::path& package);
+
+// A package's compile time as its .seconds file holds it: a finite number of seconds, 0 or more.
+util::Expected<double> parse_compile_seconds(const std::string& text);
 
 struct AotiPackage
 {
@@ -61,12 +74,16 @@ public:
 
   // The key's package, exported first where the cache has none. A process that finds another making
   // the same package waits for it (a lock per package) and then uses it. The package appears by a
-  // rename only once complete, so an exporter that dies leaves nothing behind. The error is the
-  // reason a cell is skipped.
+  // rename only once complete, so an exporter that dies leaves nothing behind. What the cache holds is
+  // checked before it is used: a package that is not a whole zip archive (or not a regular file: a
+  // FIFO would hang its reader), or whose compile time is not a finite number of seconds, is exported
+  // again. `interrupted` (Ctrl-C, SIGTERM) ends a running export: its process group gets SIGTERM, and
+  // SIGKILL 5 s later. The error is the reason a cell is skipped.
+  util::Expected<AotiPackage> get(const AotiKey& key, const std::atomic<bool>& interrupted) const;
   util::Expected<AotiPackage> get(const AotiKey& key) const;
 
 private:
-  util::Expected<AotiPackage> build(const AotiKey& key) const;
+  util::Expected<AotiPackage> build(const AotiKey& key, const std::atomic<bool>& interrupted) const;
 
   std::filesystem::path m_folder;
   AotiExporter m_exporter;

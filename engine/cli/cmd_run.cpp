@@ -105,6 +105,11 @@ void check_directory(const std::filesystem::path& out)
 // Fails before anything is measured if the result could not be written.
 void check_output(const std::filesystem::path& out, bench::Resume resume)
 {
+  // A link, dangling or not, would be found only when the dataset is written, after every cell.
+  if (std::filesystem::is_symlink(out)) {
+    throw Error(out.string() + ": is a symbolic link; a dataset is written as a new file, never through a link "
+                "(choose another --out)");
+  }
   if (std::filesystem::exists(out)) {
     throw Error(out.string() + ": already exists; a dataset is never overwritten (choose another --out)");
   }
@@ -131,8 +136,7 @@ int run(const po::variables_map& values)
   check_matrix_arguments(values);
   options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
   options.peaks = values.count("no-peaks") ? bench::PeakMeasurement::skip : bench::PeakMeasurement::measure;
-  options.threads = values["threads"].as<int>();
-  require(options.threads >= 0, "--threads: must be 0 or more");
+  options.threads = parse_threads(values);
   options.cpu_memory = bench::parse_cpu_memory_policy(values["cpu-memory"].as<std::string>());
   if (values.count("aoti-cache")) {
     options.aoti_cache = values["aoti-cache"].as<std::string>();
@@ -163,6 +167,9 @@ int run(const po::variables_map& values)
   check_output(options.out, options.resume);
 
   auto backend = bench::make_backend(choice);
+  if (choice.choice == bench::DeviceChoice::automatic && !backend->device().is_cuda()) {
+    std::cerr << "layerbench: no CUDA GPU found; measuring on the CPU\n";
+  }
   auto matrix = resolve_matrix(values, bench::plan_device(*backend));
   options.layers = std::move(matrix.layers);
   options.batch_sizes = std::move(matrix.batch_sizes);

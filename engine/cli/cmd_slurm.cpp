@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <iostream>
 #include <set>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -92,6 +93,38 @@ void prepare_out_dir(const fs::path& dir)
   if (::access(dir.c_str(), W_OK) != 0 || ::access((dir / "logs").c_str(), W_OK) != 0) {
     throw Error("slurm: --out-dir " + dir.string() + ": not writable");
   }
+}
+
+// An --out-dir that already holds results is reused only for the same job: the array script is the
+// job's whole description (its run arguments, shards and resources), so a different one means that the
+// old shards belong to another matrix, and the merge would join them with the new ones.
+void check_reuse(const fs::path& dir, const std::string& array_script)
+{
+  const auto previous = util::read_file(dir / cluster::k_array_script);
+  if (!previous || *previous == array_script) {
+    return;
+  }
+  std::vector<std::string> results;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const auto name = entry.path().filename().string();
+    if (name.rfind("shard-", 0) == 0 || name == cluster::k_merged_file) {
+      results.push_back(name);
+    }
+  }
+  if (results.empty()) {
+    return;
+  }
+  std::sort(results.begin(), results.end());
+  std::istringstream old_lines(*previous);
+  std::istringstream new_lines(array_script);
+  std::string old_line;
+  std::string new_line;
+  while (std::getline(old_lines, old_line) && std::getline(new_lines, new_line) && old_line == new_line) {
+  }
+  throw Error("slurm: --out-dir " + dir.string() + " holds the results of another job (" + results.front()
+              + (results.size() > 1 ? " and " + std::to_string(results.size() - 1) + " more" : "")
+              + "), whose " + cluster::k_array_script + " differs: it has '" + old_line + "' where this one has '"
+              + new_line + "'; choose a new --out-dir, or remove those files to start afresh");
 }
 
 bool on_path(const std::string& program)
@@ -212,6 +245,7 @@ int slurm(const po::variables_map& values, const Arguments& arguments, const po:
   }
   const fs::path dir = job.out_dir;
   prepare_out_dir(dir);
+  check_reuse(dir, cluster::array_script(job));
   const auto array_path = dir / cluster::k_array_script;
   const auto merge_path = dir / cluster::k_merge_script;
   write_script(array_path, cluster::array_script(job));

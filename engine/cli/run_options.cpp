@@ -8,8 +8,10 @@
 #include "util/error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
+#include <thread>
 
 namespace po = boost::program_options;
 
@@ -17,15 +19,19 @@ namespace layerbench::cli {
 
 namespace {
 
-std::vector<std::string> split(const std::string& text)
+// The items of a comma-separated option value; an empty item ("1,,8", "1,8,") is a usage error, never
+// dropped in silence.
+std::vector<std::string> split(const std::string& text, const std::string& option)
 {
   std::vector<std::string> parts;
-  std::stringstream stream(text);
-  std::string part;
-  while (std::getline(stream, part, ',')) {
-    if (!part.empty()) {
-      parts.push_back(part);
+  size_t start = 0;
+  while (start <= text.size() && !text.empty()) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    if (comma == start) {
+      throw UsageError(option + ": '" + text + "' has an empty item (two commas, or one at an end)");
     }
+    parts.push_back(text.substr(start, comma - start));
+    start = comma + 1;
   }
   return parts;
 }
@@ -34,7 +40,7 @@ std::vector<std::string> parse_layers(const std::string& text)
 {
   std::vector<std::string> layers;
   std::set<std::string> seen;
-  for (const auto& name : split(text)) {
+  for (const auto& name : split(text, "--layers")) {
     bench::find_layer(name); // throws UsageError with a hint
     if (!seen.insert(name).second) {
       throw UsageError("--layers: '" + name + "' is given twice");
@@ -52,7 +58,7 @@ std::vector<std::string> parse_layers(const std::string& text)
 std::vector<int> parse_batch_sizes(const std::string& text)
 {
   std::vector<int> sizes;
-  for (const auto& part : split(text)) {
+  for (const auto& part : split(text, "--batch-sizes")) {
     size_t used = 0;
     long value = 0;
     try {
@@ -81,37 +87,96 @@ void require(bool condition, const std::string& message)
   }
 }
 
+namespace {
+
+// The documented range of each numeric option of `run`: checked where the value enters and printed in
+// its help, from this one table. NaN and the infinities are in no range.
+struct NumericRange
+{
+  const char* name;
+  double low;
+  double high;
+  const char* unit;
+};
+constexpr NumericRange k_warmup{"warmup", 0, 60, " s"};
+constexpr NumericRange k_warmup_iterations{"warmup-iterations", 0, 100000, ""};
+constexpr NumericRange k_block_target{"block-target", 1e-5, 10, " s"};
+constexpr NumericRange k_min_samples{"min-samples", 1, 100000, ""};
+constexpr NumericRange k_max_samples{"max-samples", 1, 1000000, ""};
+constexpr NumericRange k_cell_budget{"cell-budget", 0.001, 3600, " s"};
+
+// Whole numbers as such ("1000000", not "1e+06"), others as iostream writes them ("1e-05", "inf").
+std::string number_text(double value)
+{
+  if (std::isfinite(value) && std::floor(value) == value && std::fabs(value) < 1e15) {
+    return std::to_string(static_cast<long long>(value));
+  }
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
+std::string range_text(const NumericRange& range)
+{
+  return number_text(range.low) + " to " + number_text(range.high) + range.unit;
+}
+
+template<typename T>
+T in_range(const po::variables_map& values, const NumericRange& range)
+{
+  const T value = values[range.name].as<T>();
+  if (!(value >= range.low && value <= range.high)) {
+    throw UsageError(std::string("--") + range.name + ": " + number_text(value) + " is outside its range, "
+                     + range_text(range));
+  }
+  return value;
+}
+
+// Oversubscribing the cores measures the scheduler, not the layer.
+int most_threads()
+{
+  const auto cores = std::thread::hardware_concurrency();
+  return cores > 0 ? static_cast<int>(cores) : 1024;
+}
+
+} // namespace
+
+int parse_threads(const po::variables_map& values)
+{
+  const int threads = values["threads"].as<int>();
+  if (threads < 0 || threads > most_threads()) {
+    throw UsageError("--threads: " + std::to_string(threads) + " is outside its range, 0 (torch's default) to "
+                     + std::to_string(most_threads()) + " (this machine's logical cores)");
+  }
+  return threads;
+}
+
 void apply_overrides(const po::variables_map& values, bench::MeasureSettings& settings)
 {
-  if (values.count("warmup")) {
-    settings.warmup_seconds = values["warmup"].as<double>();
-    require(settings.warmup_seconds >= 0, "--warmup: must be 0 or more seconds");
+  if (values.count(k_warmup.name)) {
+    settings.warmup_seconds = in_range<double>(values, k_warmup);
   }
-  if (values.count("warmup-iterations")) {
-    settings.warmup_min_iterations = values["warmup-iterations"].as<int>();
-    require(settings.warmup_min_iterations >= 0, "--warmup-iterations: must be 0 or more");
+  if (values.count(k_warmup_iterations.name)) {
+    settings.warmup_min_iterations = in_range<int>(values, k_warmup_iterations);
   }
-  if (values.count("block-target")) {
-    settings.block_target_seconds = values["block-target"].as<double>();
-    require(settings.block_target_seconds > 0, "--block-target: must be more than 0 seconds");
+  if (values.count(k_block_target.name)) {
+    settings.block_target_seconds = in_range<double>(values, k_block_target);
   }
   auto& rule = settings.stopping;
   if (values.count("noise-target")) {
     rule.noise_target = values["noise-target"].as<double>();
     require(rule.noise_target > 0 && rule.noise_target < 1, "--noise-target: must be between 0 and 1 (0.05 is 5%)");
   }
-  if (values.count("min-samples")) {
-    rule.min_samples = values["min-samples"].as<int>();
-    require(rule.min_samples >= 1, "--min-samples: must be at least 1");
+  if (values.count(k_min_samples.name)) {
+    rule.min_samples = in_range<int>(values, k_min_samples);
   }
-  if (values.count("max-samples")) {
-    rule.max_samples = values["max-samples"].as<int>();
+  if (values.count(k_max_samples.name)) {
+    rule.max_samples = in_range<int>(values, k_max_samples);
   }
   require(rule.max_samples >= rule.min_samples, "--max-samples: must be at least --min-samples ("
                                                   + std::to_string(rule.min_samples) + ")");
-  if (values.count("cell-budget")) {
-    rule.budget_seconds = values["cell-budget"].as<double>();
-    require(rule.budget_seconds > 0, "--cell-budget: must be more than 0 seconds");
+  if (values.count(k_cell_budget.name)) {
+    rule.budget_seconds = in_range<double>(values, k_cell_budget);
   }
 }
 
@@ -154,9 +219,7 @@ void check_matrix_arguments(const po::variables_map& values)
   matrix_layers(values);
   bench::parse_preset(values["preset"].as<std::string>());
   dataset::AxisGrid scratch;
-  for (const auto& argument : axes_arguments(values)) {
-    dataset::apply_axes_argument(scratch, argument);
-  }
+  dataset::apply_axes_arguments(scratch, axes_arguments(values));
 }
 
 RunMatrix resolve_matrix(const po::variables_map& values, bench::PlanDevice device)
@@ -165,9 +228,7 @@ RunMatrix resolve_matrix(const po::variables_map& values, bench::PlanDevice devi
   RunMatrix matrix;
   matrix.layers = matrix_layers(values);
   matrix.axes = preset.grid;
-  for (const auto& argument : axes_arguments(values)) {
-    dataset::apply_axes_argument(matrix.axes, argument);
-  }
+  dataset::apply_axes_arguments(matrix.axes, axes_arguments(values));
   matrix.batch_sizes = values["batch-sizes"].defaulted() ? preset.batch_sizes
                                                          : parse_batch_sizes(values["batch-sizes"].as<std::string>());
   matrix.settings = bench::default_settings(device == bench::PlanDevice::cuda ? torch::kCUDA : torch::kCPU);
@@ -202,18 +263,26 @@ po::options_description run_options()
                                         "expected time; see 'layerbench merge' and docs/scale.md")
     ("plan-from", po::value<std::string>(), "with --shard: plan the shards from this earlier run's cell_seconds instead "
                                             "of the FLOP formulas (give every shard the same file)")
-    ("threads", po::value<int>()->default_value(0), "intra-op threads for the CPU (0: torch's default)")
+    ("threads", po::value<int>()->default_value(0),
+     ("intra-op threads for the CPU, 0 (torch's default) to " + std::to_string(most_threads()) + " (the logical cores)").c_str())
     ("cpu-memory", po::value<std::string>()->default_value("steady-state"),
      "how host memory freed by a forward is treated: steady-state (reused, no page faults in the timed loop), "
      "fresh-pages (mapped afresh, page faults every forward) or system (malloc as the environment set it)")
-    ("warmup", po::value<double>(), "warm-up seconds after the first call (default: CPU 0.05, CUDA 0.2)")
-    ("warmup-iterations", po::value<int>(), "at least this many warm-up iterations (default: CPU 1, CUDA 3)")
-    ("block-target", po::value<double>(), "seconds one timed block of iterations lasts at least (default: CPU 0.01, CUDA 0.001)")
-    ("noise-target", po::value<double>(), "stop when (p75-p25)/median is at most this (default: CPU 0.05, CUDA 0.02)")
-    ("min-samples", po::value<int>(), "samples always taken (default: CPU 5, CUDA 10)")
-    ("max-samples", po::value<int>(), "samples at most (default: CPU 100, CUDA 1000)")
-    ("cell-budget", po::value<double>(), "seconds per cell after which sampling stops, target met or not, once 3 "
-                                         "samples are in (default: CPU 1.5, CUDA 2)");
+    (k_warmup.name, po::value<double>(),
+     ("warm-up seconds after the first call, " + range_text(k_warmup) + " (default: CPU 0.05, CUDA 0.2)").c_str())
+    (k_warmup_iterations.name, po::value<int>(),
+     ("at least this many warm-up iterations, " + range_text(k_warmup_iterations) + " (default: CPU 1, CUDA 3)").c_str())
+    (k_block_target.name, po::value<double>(),
+     ("seconds one timed block of iterations lasts at least, " + range_text(k_block_target)
+      + " (default: CPU 0.01, CUDA 0.001)").c_str())
+    ("noise-target", po::value<double>(), "stop when (p75-p25)/median is at most this, between 0 and 1 (default: CPU 0.05, CUDA 0.02)")
+    (k_min_samples.name, po::value<int>(),
+     ("samples always taken, " + range_text(k_min_samples) + " (default: CPU 5, CUDA 10)").c_str())
+    (k_max_samples.name, po::value<int>(),
+     ("samples at most, " + range_text(k_max_samples) + " (default: CPU 100, CUDA 1000)").c_str())
+    (k_cell_budget.name, po::value<double>(),
+     ("seconds per cell after which sampling stops, target met or not, once 3 samples are in, "
+      + range_text(k_cell_budget) + " (default: CPU 1.5, CUDA 2)").c_str());
   return options;
 }
 

@@ -28,6 +28,9 @@ void require(bool condition, const std::string& message);
 // --warmup, --noise-target and the other measurement options over a device's defaults.
 void apply_overrides(const boost::program_options::variables_map& values, bench::MeasureSettings& settings);
 
+// --threads within its documented range: 0 (torch's default) to this machine's logical cores.
+int parse_threads(const boost::program_options::variables_map& values);
+
 // What a run measures and how: the preset's axes, batch sizes and budgets, then --axes, --batch-sizes
 // and the measurement options over them. `run` and `slurm` both resolve it here, so a cluster's plan
 // and every task's agree.

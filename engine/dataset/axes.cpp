@@ -5,6 +5,7 @@
 #include "util/suggest.hpp"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
 #include <type_traits>
 
@@ -210,6 +211,9 @@ void apply_axes_argument(AxisGrid& grid, const std::string& argument)
   size_t start = equals + 1;
   while (start <= argument.size()) {
     const auto comma = std::min(argument.find(',', start), argument.size());
+    if (comma == start && !(start == argument.size() && values.empty())) {
+      throw UsageError("--axes: '" + argument + "' has an empty value (two commas, or one at an end)");
+    }
     if (comma > start) {
       values.push_back(argument.substr(start, comma - start));
     }
@@ -221,6 +225,20 @@ void apply_axes_argument(AxisGrid& grid, const std::string& argument)
     throw;
   } catch (const Error& error) {
     throw UsageError(std::string("--axes: ") + error.what());
+  }
+}
+
+void apply_axes_arguments(AxisGrid& grid, const std::vector<std::string>& arguments)
+{
+  std::map<std::string, std::string> given; // axis name -> the argument that set it
+  for (const auto& argument : arguments) {
+    const auto name = argument.substr(0, argument.find('='));
+    if (const auto earlier = given.find(name); earlier != given.end()) {
+      throw UsageError("--axes: axis " + name + " is given twice ('" + earlier->second + "' and '" + argument
+                       + "'); give its values once, comma-separated");
+    }
+    apply_axes_argument(grid, argument);
+    given.emplace(name, argument);
   }
 }
 

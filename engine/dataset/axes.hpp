@@ -94,5 +94,7 @@ void set_grid_values(AxisGrid& grid, const std::string& name, const std::vector<
 
 // One `--axes` argument, "precision=fp32,bf16", applied to the grid. Throws UsageError naming --axes.
 void apply_axes_argument(AxisGrid& grid, const std::string& argument);
+// Every --axes argument in turn; an axis named by two of them is a UsageError naming both.
+void apply_axes_arguments(AxisGrid& grid, const std::vector<std::string>& arguments);
 
 } // namespace layerbench::dataset
