@@ -465,3 +465,55 @@ TEST_CASE("serve::PreviewServer slow headers")
     }
   }
 }
+
+TEST_CASE("serve::PreviewServer request bodies")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+  const std::string smuggled = "GET /style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string next = "GET /data.csv HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+
+  SUBCASE("a GET's body is dropped, never answered as a request of its own")
+  {
+    const auto reply = raw_request(running.port(), "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
+                                                     + std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled + next);
+    const std::string all = reply.head + "\r\n\r\n" + reply.body;
+    CHECK(layerbench::test::count_of(all, "HTTP/1.1 200") == 2);
+    CHECK(all.find("plain text") != std::string::npos);
+    CHECK(all.find("color: black") == std::string::npos);
+    CHECK(all.find("a,b") != std::string::npos);
+  }
+  SUBCASE("the same length twice is one length")
+  {
+    const auto reply = raw_request(running.port(), "HEAD /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3, 3\r\n"
+                                                   "content-length: 3\r\n\r\nabc" + next);
+    CHECK(reply.status == 200);
+    CHECK(reply.body.find("a,b") != std::string::npos);
+  }
+  SUBCASE("conflicting Content-Length headers are 400 and the connection closes")
+  {
+    const auto reply = raw_request(running.port(), "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n"
+                                                   "Content-Length: " + std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled + next);
+    CHECK(reply.status == 400);
+    CHECK(reply.body.find("conflicting Content-Length headers (0 and 44)") != std::string::npos);
+    CHECK(reply.head.find("Connection: close") != std::string::npos);
+    CHECK(reply.body.find("HTTP/1.1") == std::string::npos);
+  }
+  SUBCASE("Content-Length beside Transfer-Encoding, or not a number, is 400 too")
+  {
+    for (const std::string headers : {"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", "Content-Length: 5x\r\n",
+                                      "Content-Length: -1\r\n", "Content-Length: 1,2\r\n"}) {
+      CAPTURE(headers);
+      const auto reply = raw_request(running.port(), "POST /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n" + next);
+      CHECK(reply.status == 400);
+      CHECK(reply.body.find("HTTP/1.1") == std::string::npos);
+    }
+  }
+  SUBCASE("a GET with a chunked body is 400 and the connection closes")
+  {
+    const auto reply = raw_request(running.port(), "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                                   + std::to_string(smuggled.size()) + "\r\n" + smuggled + "\r\n0\r\n\r\n" + next);
+    CHECK(reply.status == 400);
+    CHECK(reply.body.find("HTTP/1.1") == std::string::npos);
+  }
+}

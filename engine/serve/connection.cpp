@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <vector>
 
 namespace layerbench::serve {
 
@@ -194,20 +195,76 @@ std::string request_method(const std::string& head)
   return head.substr(0, space);
 }
 
-std::string header_value(const std::string& head, const std::string& name)
+namespace {
+
+// Every value of a header, in order, one per line it appears on.
+std::vector<std::string> header_values(const std::string& head, const std::string& name)
 {
   const std::string wanted = lower(name) + ":";
+  std::vector<std::string> values;
   std::size_t line = head.find("\r\n");
   while (line != std::string::npos && line + 2 < head.size()) {
     const std::size_t start = line + 2;
     const std::size_t end = head.find("\r\n", start);
     const std::string text = head.substr(start, end - start);
     if (lower(text.substr(0, wanted.size())) == wanted) {
-      return trim(text.substr(wanted.size()));
+      values.push_back(trim(text.substr(wanted.size())));
     }
     line = end;
   }
-  return "";
+  return values;
+}
+
+BodyFraming invalid_framing(const std::string& problem)
+{
+  BodyFraming framing;
+  framing.kind = BodyFraming::Kind::invalid;
+  framing.problem = problem;
+  return framing;
+}
+
+} // namespace
+
+std::string header_value(const std::string& head, const std::string& name)
+{
+  const auto values = header_values(head, name);
+  return values.empty() ? "" : values.front();
+}
+
+BodyFraming body_framing(const std::string& head)
+{
+  const auto lengths = header_values(head, "Content-Length");
+  const bool chunked = !header_values(head, "Transfer-Encoding").empty();
+  if (chunked && !lengths.empty()) {
+    return invalid_framing("both Transfer-Encoding and Content-Length");
+  }
+  BodyFraming framing;
+  if (chunked) {
+    framing.kind = BodyFraming::Kind::chunked;
+    return framing;
+  }
+  // "Content-Length: 5, 5" is the same length twice (RFC 9110 8.6); anything else is refused.
+  std::string agreed;
+  for (const auto& value : lengths) {
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      const std::size_t comma = std::min(value.find(',', start), value.size());
+      const std::string item = trim(value.substr(start, comma - start));
+      if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 18) {
+        return invalid_framing("Content-Length \"" + value + "\" is not a number of bytes");
+      }
+      if (!agreed.empty() && item != agreed) {
+        return invalid_framing("conflicting Content-Length headers (" + agreed + " and " + item + ")");
+      }
+      agreed = item;
+      start = comma + 1;
+    }
+  }
+  if (!agreed.empty()) {
+    framing.kind = BodyFraming::Kind::length;
+    framing.length = std::stoull(agreed);
+  }
+  return framing;
 }
 
 std::string without_range(const std::string& head)

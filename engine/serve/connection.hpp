@@ -69,6 +69,18 @@ std::string request_method(const std::string& head);
 // The value of a header in a request head (names compared without case), or "" when absent.
 std::string header_value(const std::string& head, const std::string& name);
 
+// How a request's body ends (RFC 9112 6.3): a GET may carry one too, and its bytes must never be read
+// as the next request. Transfer-Encoding with Content-Length, a Content-Length that is not one number,
+// or two that disagree, are `invalid`: a proxy in front could take another length than ours.
+struct BodyFraming
+{
+  enum class Kind { none, length, chunked, invalid };
+  Kind kind = Kind::none;
+  std::size_t length = 0; // Kind::length
+  std::string problem;    // Kind::invalid
+};
+BodyFraming body_framing(const std::string& head);
+
 // The head without its Range headers: the server sends whole files, with 200, and says so with
 // "Accept-Ranges: none".
 std::string without_range(const std::string& head);

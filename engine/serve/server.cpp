@@ -131,14 +131,11 @@ std::string plain_response(const std::string& status_line, const std::string& te
 // Answers a method other than GET and HEAD with 405. A body announced by Content-Length is read and
 // dropped so that the connection stays in step; a request without one has none (RFC 9112 6.3). A
 // chunked or oversized body closes the connection instead. True when the connection may go on.
-bool refuse_method(Connection& connection)
+bool refuse_method(Connection& connection, const BodyFraming& framing)
 {
   const std::string& head = connection.head();
-  const std::string length_text = header_value(head, "Content-Length");
-  const bool countable = header_value(head, "Transfer-Encoding").empty()
-                         && length_text.find_first_not_of("0123456789") == std::string::npos && length_text.size() < 10;
-  const std::size_t length = countable && !length_text.empty() ? std::stoul(length_text) : 0;
-  const Close close = countable && length <= k_max_body_bytes && header_value(head, "Connection") != "close"
+  const bool countable = framing.kind != BodyFraming::Kind::chunked;
+  const Close close = countable && framing.length <= k_max_body_bytes && header_value(head, "Connection") != "close"
                         ? Close::no
                         : Close::yes;
   const std::string response = plain_response(
@@ -147,7 +144,25 @@ bool refuse_method(Connection& connection)
   if (!connection.write_all(response) || close == Close::yes) {
     return false;
   }
-  return connection.skip_body(length, k_body_time);
+  return connection.skip_body(framing.length, k_body_time);
+}
+
+// A GET or HEAD may carry a body; it means nothing here, but its bytes are dropped before the request
+// is answered, so that they are never read as the next request. One this server cannot find the end
+// of, or too large, is answered and the connection closed. True when the request may be answered.
+bool drop_body(Connection& connection, const BodyFraming& framing)
+{
+  if (framing.kind == BodyFraming::Kind::chunked) {
+    connection.write_all(plain_response("400 Bad Request", "400 bad request: a GET or HEAD with a chunked body", "",
+                                        Close::yes));
+    return false;
+  }
+  if (framing.length > k_max_body_bytes) {
+    connection.write_all(plain_response("413 Content Too Large", "413 a GET or HEAD with a body of "
+                                        + std::to_string(framing.length) + " bytes", "", Close::yes));
+    return false;
+  }
+  return connection.skip_body(framing.length, k_body_time);
 }
 
 // Closing a socket whose receive buffer still holds bytes (a client still trickling its headers) sends
@@ -202,12 +217,20 @@ void HttpServer::serve_connection(Connection& connection)
     case Connection::Head::complete:
       break;
     }
+    const BodyFraming framing = body_framing(connection.head());
+    if (framing.kind == BodyFraming::Kind::invalid) {
+      connection.write_all(plain_response("400 Bad Request", "400 bad request: " + framing.problem, "", Close::yes));
+      return;
+    }
     const std::string method = request_method(connection.head());
     if (method != "GET" && method != "HEAD") {
-      if (!refuse_method(connection)) {
+      if (!refuse_method(connection, framing)) {
         return;
       }
       continue;
+    }
+    if (!drop_body(connection, framing)) {
+      return;
     }
     HeadStream stream(connection, without_range(connection.head()));
     bool connection_closed = false;
