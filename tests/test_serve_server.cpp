@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 #include <httplib.h>
+#include <cerrno>
 #include <thread>
 
 using layerbench::serve::LiveReload;
@@ -25,8 +26,9 @@ namespace {
 class RunningServer
 {
 public:
-  RunningServer(const std::filesystem::path& root, LiveReload live_reload)
-    : m_server(ServeOptions{root, "127.0.0.1", 0, live_reload})
+  RunningServer(const std::filesystem::path& root, LiveReload live_reload,
+                std::chrono::milliseconds send_patience = ServeOptions{}.send_patience)
+    : m_server(ServeOptions{root, "127.0.0.1", 0, live_reload, send_patience})
   {
     m_port = m_server.bind();
     m_thread = std::thread([this] { m_server.run(); });
@@ -515,5 +517,83 @@ TEST_CASE("serve::PreviewServer request bodies")
                                                    + std::to_string(smuggled.size()) + "\r\n" + smuggled + "\r\n0\r\n\r\n" + next);
     CHECK(reply.status == 400);
     CHECK(reply.body.find("HTTP/1.1") == std::string::npos);
+  }
+}
+
+namespace {
+
+struct Received
+{
+  std::string bytes;
+  bool closed = false; // the server ended the connection (rather than the read timing out)
+};
+
+// A client whose receive window stays small, as a slow reader's does.
+int connect_slow_reader(int port) { return layerbench::test::connect_loopback(port, {5, 0}, 16 * 1024); }
+
+Received receive_until_closed(int sock)
+{
+  Received received;
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::recv(sock, buffer, sizeof(buffer), 0);
+    if (n > 0) {
+      received.bytes.append(buffer, static_cast<size_t>(n));
+      continue;
+    }
+    received.closed = n == 0 || errno == ECONNRESET;
+    return received;
+  }
+}
+
+} // namespace
+
+TEST_CASE("serve::PreviewServer slow readers")
+{
+  const layerbench::test::SiteFixture site;
+  const std::string big(4 * 1024 * 1024, 'x');
+  layerbench::test::write_text(site.root() / "big.bin", big);
+  const std::string get = "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+
+  SUBCASE("a client that pipelines requests and keeps a response waiting gets that response, then is closed")
+  {
+    RunningServer running(site.root(), LiveReload::off, 2000ms);
+    const int sock = connect_slow_reader(running.port());
+    REQUIRE(sock >= 0);
+    std::string pipelined;
+    for (int i = 0; i < 20; ++i) {
+      pipelined += get;
+    }
+    REQUIRE(layerbench::test::send_all(sock, pipelined));
+    // Reads nothing for half the patience: the server's writes fill the socket and wait, longer than
+    // a quarter of the patience but not all of it.
+    std::this_thread::sleep_for(1000ms);
+    const auto received = receive_until_closed(sock);
+    ::close(sock);
+    CHECK(received.closed);
+    const auto responses = layerbench::test::count_of(received.bytes, "HTTP/1.1 200");
+    CHECK(responses >= 1);
+    CHECK(responses < 20);
+    CHECK(received.bytes.find(big) != std::string::npos); // the response it was reading arrived whole
+  }
+  SUBCASE("a client that stops reading is dropped when the response's patience is spent")
+  {
+    RunningServer running(site.root(), LiveReload::off, 100ms);
+    const int sock = connect_slow_reader(running.port());
+    REQUIRE(sock >= 0);
+    REQUIRE(layerbench::test::send_all(sock, get));
+    std::this_thread::sleep_for(1500ms); // fifteen times the patience
+    const auto received = receive_until_closed(sock);
+    ::close(sock);
+    CHECK(received.closed);
+    CHECK(received.bytes.rfind("HTTP/1.1 200", 0) == 0);
+    CHECK(received.bytes.size() < big.size());
+  }
+  SUBCASE("a reader that keeps up is never cut off, and its connection stays open")
+  {
+    RunningServer running(site.root(), LiveReload::off, 2000ms);
+    const auto reply = raw_request(running.port(), get + "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    CHECK(reply.status == 200);
+    CHECK(reply.body.find("plain text") != std::string::npos);
   }
 }

@@ -15,8 +15,6 @@ namespace layerbench::serve {
 namespace {
 
 const std::string k_end_of_head = "\r\n\r\n";
-// A client that reads no response for this long is gone.
-constexpr int k_write_timeout_ms = 5000;
 
 int milliseconds_until(std::chrono::steady_clock::time_point deadline)
 {
@@ -127,14 +125,45 @@ bool Connection::skip_body(std::size_t bytes, std::chrono::milliseconds time)
   return true;
 }
 
+void Connection::start_response(std::chrono::milliseconds patience)
+{
+  m_patience = patience;
+  m_waited = {};
+}
+
+bool Connection::wait_writable()
+{
+  if (wait_for(m_socket, POLLOUT, 0)) {
+    return true;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto left = m_patience - m_waited;
+  if (left <= std::chrono::steady_clock::duration::zero()) {
+    return false;
+  }
+  const bool ready = wait_for(m_socket, POLLOUT, milliseconds_until(start + left));
+  m_waited += std::chrono::steady_clock::now() - start;
+  return ready;
+}
+
+ssize_t Connection::send_some(const char* data, std::size_t size)
+{
+  while (true) {
+    if (!wait_writable()) {
+      return -1;
+    }
+    const ssize_t wrote = ::send(m_socket, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (wrote >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      return wrote;
+    }
+  }
+}
+
 bool Connection::write_all(const std::string& bytes)
 {
   std::size_t sent = 0;
   while (sent < bytes.size()) {
-    if (!wait_for(m_socket, POLLOUT, k_write_timeout_ms)) {
-      return false;
-    }
-    const ssize_t wrote = ::send(m_socket, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    const ssize_t wrote = send_some(bytes.data() + sent, bytes.size() - sent);
     if (wrote <= 0) {
       return false;
     }
@@ -147,7 +176,7 @@ HeadStream::HeadStream(Connection& connection, std::string head) : m_connection(
 
 bool HeadStream::is_readable() const { return m_read < m_head.size(); }
 
-bool HeadStream::is_writable() const { return wait_for(m_connection.socket(), POLLOUT, k_write_timeout_ms); }
+bool HeadStream::is_writable() const { return m_connection.wait_writable(); }
 
 ssize_t HeadStream::read(char* ptr, size_t size)
 {
@@ -157,13 +186,7 @@ ssize_t HeadStream::read(char* ptr, size_t size)
   return static_cast<ssize_t>(count);
 }
 
-ssize_t HeadStream::write(const char* ptr, size_t size)
-{
-  if (!is_writable()) {
-    return -1;
-  }
-  return ::send(m_connection.socket(), ptr, size, MSG_NOSIGNAL);
-}
+ssize_t HeadStream::write(const char* ptr, size_t size) { return m_connection.send_some(ptr, size); }
 
 void HeadStream::get_remote_ip_and_port(std::string& ip, int& port) const
 {

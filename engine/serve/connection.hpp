@@ -31,6 +31,21 @@ public:
   // False when they do not arrive in time.
   bool skip_body(std::size_t bytes, std::chrono::milliseconds time);
 
+  // A client that reads slowly holds a worker thread. Each response may wait for the client to take
+  // its bytes for `patience` in all (nginx's send_timeout bounds each wait; summed, as a slow reader
+  // here holds a thread, not an event). Streams that never fill the socket never wait.
+  void start_response(std::chrono::milliseconds patience);
+  // Whether the client kept the current response waiting for more than a quarter of its patience:
+  // such a connection is closed after it, so that pipelined requests cannot hold a worker response
+  // after response. A client that reads as fast as it can waits far less, even for a large file.
+  bool kept_waiting() const { return m_waited * 4 > m_patience; }
+  // Until the socket takes bytes, within the response's patience; false when it is spent.
+  bool wait_writable();
+
+  // Sends what the socket takes now, after waiting for room within the response's patience: the
+  // count sent, or -1 when the patience is spent or the client is gone. Never blocks in send(2),
+  // where no patience would be counted.
+  ssize_t send_some(const char* data, std::size_t size);
   bool write_all(const std::string& bytes);
   int socket() const { return m_socket; }
 
@@ -38,6 +53,8 @@ private:
   bool fill(std::chrono::steady_clock::time_point deadline);
 
   int m_socket;
+  std::chrono::milliseconds m_patience{0};
+  std::chrono::steady_clock::duration m_waited{};
   std::string m_buffer; // bytes read from the socket and not yet taken as a head or body
   std::string m_head;
 };

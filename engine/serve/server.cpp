@@ -49,12 +49,17 @@ const char* const k_fallback_404 = "<!DOCTYPE html>\n<html lang=\"en\"><head><me
                                    "<title>Not found</title></head><body><h1>Not found</h1>"
                                    "<p>There is no page at this address.</p></body></html>\n";
 
+// What the kernel may hold for one connection's unread responses; accepted sockets inherit it from
+// the listening one. Autotuned, it grows to 4 MiB each (tcp_wmem), 560 MiB for 140 slow readers.
+constexpr int k_send_buffer_bytes = 256 * 1024;
+
 // Only SO_REUSEADDR: cpp-httplib's default also sets SO_REUSEPORT, which would let a second server
 // share a port that is in use instead of failing.
 void set_socket_options(int socket)
 {
   int yes = 1;
   ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  ::setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &k_send_buffer_bytes, sizeof(k_send_buffer_bytes));
 }
 
 // cpp-httplib reports a failed bind without its reason; binding a probe socket the same way finds it.
@@ -110,11 +115,14 @@ void refuse(httplib::Response& response, int status, const std::string& reason)
 class HttpServer : public httplib::Server
 {
 public:
+  explicit HttpServer(std::chrono::milliseconds send_patience) : m_send_patience(send_patience) {}
   void widen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
 
 private:
   bool process_and_close_socket(socket_t socket) override;
   void serve_connection(Connection& connection);
+
+  const std::chrono::milliseconds m_send_patience;
 };
 
 namespace {
@@ -204,7 +212,9 @@ bool HttpServer::process_and_close_socket(socket_t socket)
 void HttpServer::serve_connection(Connection& connection)
 {
   for (std::size_t count = 0; count < k_keep_alive_requests && svr_sock_ != INVALID_SOCKET; ++count) {
-    switch (connection.read_head(k_keep_alive_time, k_header_time, k_max_head_bytes)) {
+    const auto head = connection.read_head(k_keep_alive_time, k_header_time, k_max_head_bytes);
+    connection.start_response(m_send_patience);
+    switch (head) {
     case Connection::Head::closed:
       return;
     case Connection::Head::too_slow:
@@ -224,7 +234,7 @@ void HttpServer::serve_connection(Connection& connection)
     }
     const std::string method = request_method(connection.head());
     if (method != "GET" && method != "HEAD") {
-      if (!refuse_method(connection, framing)) {
+      if (!refuse_method(connection, framing) || connection.kept_waiting()) {
         return;
       }
       continue;
@@ -235,7 +245,7 @@ void HttpServer::serve_connection(Connection& connection)
     HeadStream stream(connection, without_range(connection.head()));
     bool connection_closed = false;
     const bool last = count + 1 == k_keep_alive_requests;
-    if (!process_request(stream, last, connection_closed, nullptr) || connection_closed) {
+    if (!process_request(stream, last, connection_closed, nullptr) || connection_closed || connection.kept_waiting()) {
       return;
     }
   }
@@ -243,7 +253,10 @@ void HttpServer::serve_connection(Connection& connection)
 
 struct PreviewServer::Impl
 {
-  explicit Impl(ServeOptions serve_options) : options(std::move(serve_options)), events(k_max_event_listeners) {}
+  explicit Impl(ServeOptions serve_options)
+    : options(std::move(serve_options)), events(k_max_event_listeners), http(options.send_patience)
+  {
+  }
 
   void handle_get(const httplib::Request& request, httplib::Response& response);
   bool send_page(httplib::Response& response, const std::filesystem::path& file, int status);
