@@ -26,11 +26,13 @@ struct Outcome
 };
 
 // Under timeout(1), so a command that hangs (as every reader once did on a FIFO) fails its test with
-// status 124 instead of stalling the suite.
-Outcome run_layerbench(const std::string& arguments)
+// status 124 instead of stalling the suite. With `stdout_to`, standard output goes to that file and
+// only standard error is read.
+Outcome run_layerbench(const std::string& arguments, const std::string& stdout_to = "")
 {
   Outcome outcome;
-  FILE* pipe = popen(("timeout 120 " + std::string(LAYERBENCH_BINARY) + " " + arguments + " 2>&1").c_str(), "r");
+  const std::string redirect = stdout_to.empty() ? " 2>&1" : " 2>&1 >" + stdout_to;
+  FILE* pipe = popen(("timeout 120 " + std::string(LAYERBENCH_BINARY) + " " + arguments + redirect).c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buffer{};
   size_t read = 0;
@@ -223,6 +225,42 @@ TEST_CASE("layerbench export")
     CHECK(outcome.status == 1);
     CHECK(outcome.output.rfind("layerbench: error: " + bad + ": /results/0/stats/median_ms: time -5.0 ms", 0) == 0);
     CHECK(outcome.output.find("dataset_id,") == std::string::npos);
+  }
+}
+
+TEST_CASE("layerbench writes standard output or fails")
+{
+  test::TempFolder folder;
+  const auto file = write_dataset(folder, "run.json", test::measured());
+  const std::string full = "layerbench: error: cannot write to standard output: No space left on device\n";
+  SUBCASE("export, in every format, to a full disk")
+  {
+    for (const std::string format : {"csv", "bibtex", "cff"}) {
+      CAPTURE(format);
+      const auto outcome = run_layerbench("export " + file + " --format " + format, "/dev/full");
+      CHECK(outcome.status == 1);
+      CHECK(outcome.output == full);
+    }
+  }
+  SUBCASE("diff, in both formats, and validate")
+  {
+    for (const std::string arguments : {"diff " + file + " " + file, "diff " + file + " " + file + " --format json",
+                                        "validate " + file}) {
+      CAPTURE(arguments);
+      const auto outcome = run_layerbench(arguments, "/dev/full");
+      CHECK(outcome.status == 1);
+      CHECK(outcome.output == full);
+    }
+  }
+  SUBCASE("help too")
+  {
+    CHECK(run_layerbench("export --help", "/dev/full").output == full);
+  }
+  SUBCASE("an ordinary file still gets all of it, with status 0")
+  {
+    const auto outcome = run_layerbench("export " + file + " --format csv", (folder.path() / "out.csv").string());
+    CHECK(outcome.status == 0);
+    CHECK(outcome.output.empty());
   }
 }
 
