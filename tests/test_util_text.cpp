@@ -55,3 +55,20 @@ TEST_CASE("util::control_character_at")
   CHECK(util::control_character_at(std::string("\0x", 2)) == 0u);
   CHECK(util::control_character_at("del\x7f") == 3u);
 }
+
+TEST_CASE("util::markdown_code")
+{
+  SUBCASE("a plain name in single backticks")
+  {
+    CHECK(util::markdown_code("aten::mkldnn_convolution") == "`aten::mkldnn_convolution`");
+  }
+  SUBCASE("backticks inside get a longer fence, and padding where they touch it")
+  {
+    CHECK(util::markdown_code("a`b") == "``a`b``");
+    CHECK(util::markdown_code("``x") == "``` ``x ```");
+  }
+  SUBCASE("a line break cannot end the span or start a block")
+  {
+    CHECK(util::markdown_code("a\n# b") == "`a # b`");
+  }
+}

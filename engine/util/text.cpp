@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "util/text.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace layerbench::util {
@@ -85,6 +86,23 @@ std::string markdown_escape(const std::string& text)
     escaped += c;
   }
   return escaped;
+}
+
+std::string markdown_code(const std::string& text)
+{
+  std::string content;
+  size_t run = 0;
+  size_t longest = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    content += c == '\n' || c == '\r' ? ' ' : c;
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !content.empty() && (content.front() == ' ' || content.front() == '`' || content.back() == ' '
+                                        || content.back() == '`');
+  const std::string space = pad ? " " : "";
+  return fence + space + content + space + fence;
 }
 
 } // namespace layerbench::util

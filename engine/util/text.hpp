@@ -25,4 +25,9 @@ std::string shell_quote(const std::string& word);
 // starts a block (a heading, a list, a code block).
 std::string markdown_escape(const std::string& text);
 
+// A CommonMark code span that shows `text` as it is: fenced by more backticks than any run inside it
+// (backslashes do not escape in code), padded where text starts or ends with a space or a backtick;
+// line breaks become spaces.
+std::string markdown_code(const std::string& text);
+
 } // namespace layerbench::util
