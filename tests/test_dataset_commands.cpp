@@ -322,6 +322,22 @@ TEST_CASE("layerbench publish")
     CHECK(id.output.find("layerbench: error: --id: \"Not An Id\" is not a dataset id") == 0);
     CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
   }
+  SUBCASE("a --title or --creator over the readers' limit, or a --label not UTF-8: exit 2 naming the option, nothing new")
+  {
+    const auto title = run_layerbench("publish " + run + " --data " + data + " --title " + std::string(4097, 't'));
+    CHECK(title.status == 2);
+    CHECK(title.output == "layerbench: error: --title: string of 4097 bytes exceeds the 4096-byte limit\n");
+    const auto creator = run_layerbench("publish " + run + " --data " + data + " --creator " + std::string(5000, 'c'));
+    CHECK(creator.status == 2);
+    CHECK(creator.output == "layerbench: error: --creator: string of 5000 bytes exceeds the 4096-byte limit\n");
+    const auto label = run_layerbench("publish " + run + " --data " + data + " --label \"$(printf 'A100 \\377')\"");
+    CHECK(label.status == 2);
+    CHECK(label.output.find("not valid UTF-8") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
+    // The folder stays readable, and the next publish is version 2.
+    CHECK(run_layerbench("validate " + data + "/catalog.json").status == 0);
+    CHECK(run_layerbench("publish " + run + " --data " + data + " --label 'A100'").status == 0);
+  }
   SUBCASE("a bad --replaces: exit 1, nothing new")
   {
     CHECK(run_layerbench("publish " + run + " --data " + data + " --replaces nothing@3").status == 1);
