@@ -72,3 +72,25 @@ TEST_CASE("util::markdown_code")
     CHECK(util::markdown_code("a\n# b") == "`a # b`");
   }
 }
+
+TEST_CASE("util::shell_words")
+{
+  SUBCASE("what shell_quote writes reads back as the words it quoted")
+  {
+    const std::vector<std::string> words = {"layerbench", "it's", "a b", "", "$(x)", "--out=f.json"};
+    std::string line;
+    for (const auto& word : words) {
+      line += (line.empty() ? "" : " ") + util::shell_quote(word);
+    }
+    CHECK(util::shell_words(line) == words);
+  }
+  SUBCASE("nothing is expanded; spaces and tabs separate")
+  {
+    CHECK(util::shell_words("a;b  $HOME\t`c`") == std::vector<std::string>{"a;b", "$HOME", "`c`"});
+  }
+  SUBCASE("an open quote or a trailing backslash")
+  {
+    CHECK_FALSE(util::shell_words("run --title 'open").has_value());
+    CHECK_FALSE(util::shell_words("run \\").has_value());
+  }
+}

@@ -70,6 +70,44 @@ std::string shell_quote(const std::string& word)
   return quoted + "'";
 }
 
+std::optional<std::vector<std::string>> shell_words(const std::string& line)
+{
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == ' ' || c == '\t') {
+      if (in_word) {
+        words.push_back(word);
+      }
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\\') {
+      if (++i == line.size()) {
+        return std::nullopt;
+      }
+      word += line[i];
+    } else if (c == '\'') {
+      const size_t close = line.find('\'', i + 1);
+      if (close == std::string::npos) {
+        return std::nullopt;
+      }
+      word += line.substr(i + 1, close - i - 1);
+      i = close;
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) {
+    words.push_back(word);
+  }
+  return words;
+}
+
 std::string markdown_escape(const std::string& text)
 {
   static const char* const k_punctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace layerbench::util {
 
@@ -19,6 +20,11 @@ std::optional<size_t> control_character_at(const std::string& text);
 
 // Quoted for bash where it needs to be: 'it'\''s'.
 std::string shell_quote(const std::string& word);
+
+// The words of a line as a POSIX shell splits the quoting that shell_quote writes: single-quoted
+// parts, backslash escapes, words apart at spaces; nothing is expanded or run. nullopt when a quote
+// is left open or a backslash ends the line.
+std::optional<std::vector<std::string>> shell_words(const std::string& line);
 
 // Literal text inside CommonMark: every ASCII punctuation character backslash-escaped, so that no
 // data becomes a link, an emphasis, raw HTML or an entity; line breaks become spaces, so that no data
