@@ -7,6 +7,9 @@
 #include "util/suggest.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -87,12 +90,28 @@ int dispatch(int argc, char** argv)
   throw layerbench::UsageError(unknown_command_message(name));
 }
 
+// Output that never reached its file is a failure, as coreutils' close_stdout makes it: `export >
+// full-disk-file` must not exit 0 with a truncated file. Standard output is buffered, so most write
+// errors only show here, when it is flushed.
+int flushed(int status)
+{
+  errno = 0;
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout.good();
+  if (!failed) {
+    return status;
+  }
+  const std::string reason = errno != 0 ? std::strerror(errno) : "a write failed";
+  std::cerr << "layerbench: error: cannot write to standard output: " << reason << "\n";
+  return status == 0 ? 1 : status;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
   try {
-    return dispatch(argc, argv);
+    return flushed(dispatch(argc, argv));
   } catch (const layerbench::UsageError& error) {
     std::cerr << "layerbench: error: " << error.what() << "\n";
     return 2;

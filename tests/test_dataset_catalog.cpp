@@ -91,6 +91,43 @@ TEST_CASE("dataset::publish")
     CHECK(error_of([&] { dataset::publish(test::measured(), options); })
           == "publish: label \"" + std::string(41, 'x') + "\": a label is 1 to 40 characters, found 41");
   }
+  SUBCASE("a title, a creator or a label the readers would refuse is refused before anything is written")
+  {
+    const auto before = read(folder.path() / "catalog.json");
+    options.title = std::string(4097, 't');
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); })
+          == "publish: title: string of 4097 bytes exceeds the 4096-byte limit");
+    options.title = "";
+    options.creators = {{"Ada \xff", ""}};
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }) == "publish: creator \"Ada \xff\": not valid UTF-8");
+    options.creators = {};
+    options.label = "A100 \xc3";
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }) == "publish: label \"A100 \xc3\": not valid UTF-8");
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "datasets/test-cpu-v2.json"));
+    CHECK(read(folder.path() / "catalog.json") == before);
+    // The folder stays readable, and a retry with good text is version 2.
+    options.label = "A100";
+    options.title = std::string(4096, 't');
+    CHECK(dataset::publish(test::measured(), options).version == 2);
+    CHECK(dataset::validate_file(folder.path() / "catalog.json").empty());
+  }
+  SUBCASE("an id whose versions are of another device or kind is refused, naming the field")
+  {
+    auto epyc = test::measured();
+    epyc.environment->device.name = "AMD EPYC 7B13";
+    CHECK(error_of([&] { dataset::publish(epyc, options); })
+          == "publish: \"test-cpu\" continues test-cpu@1, whose device is \"Test CPU\" where this dataset's is \"AMD EPYC "
+             "7B13\"; publish it under an id of its own (--id)");
+    options.id = "epyc";
+    dataset::publish(test::measured(), options);
+    options.replaces = "epyc@1";
+    options.id = "test-cpu";
+    CHECK(error_of([&] { dataset::publish(epyc, options); }).rfind("publish: \"test-cpu\" continues test-cpu@1, whose device", 0) == 0);
+    options.id = "epyc-2";
+    const auto moved = dataset::publish(test::measured(), options);
+    CHECK(moved.replaces == "epyc@1");
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "datasets/test-cpu-v2.json"));
+  }
   SUBCASE("the label: chosen, or derived from the device")
   {
     CHECK(first.label == "Test, 2 threads");

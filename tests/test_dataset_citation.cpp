@@ -3,6 +3,7 @@
 
 #include "test_dataset_fixture.hpp"
 
+#include <algorithm>
 #include <doctest/doctest.h>
 
 using namespace layerbench;
@@ -34,6 +35,27 @@ TEST_CASE("dataset::bibtex")
   SUBCASE("TeX specials are escaped")
   {
     CHECK(text.find("  title = {H100 \\& friends: 100\\% of\\_layers},\n") != std::string::npos);
+  }
+  SUBCASE("braces, a backslash, ~ and ^ in a title or a creator stay text inside their field")
+  {
+    auto hostile = published();
+    hostile.title = "T}, note = {injected} \\input{x} ~^";
+    hostile.creators = {{"Eve}, title = {forged", ""}};
+    const auto entry = dataset::bibtex(hostile, "https://example.org/a b}{");
+    CHECK(entry.find("  title = {T\\textbraceright{}, note = \\textbraceleft{}injected\\textbraceright{} "
+                     "\\textbackslash{}input\\textbraceleft{}x\\textbraceright{} \\textasciitilde{}\\textasciicircum{}},\n")
+          != std::string::npos);
+    CHECK(entry.find("  author = {{Eve\\textbraceright{}, title = \\textbraceleft{}forged}},\n") != std::string::npos);
+    CHECK(entry.find("  url = {https://example.org/a%20b%7D%7B},\n") != std::string::npos);
+    // Every field's braces balance, so BibTeX ends each where it was meant to end.
+    int depth = 0;
+    int lowest = 0;
+    for (char c : entry) {
+      depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      lowest = std::min(lowest, depth);
+    }
+    CHECK(lowest == 0);
+    CHECK(depth == 0);
   }
   SUBCASE("the licence and the creators' attribution go into the note")
   {

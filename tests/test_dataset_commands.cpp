@@ -26,11 +26,13 @@ struct Outcome
 };
 
 // Under timeout(1), so a command that hangs (as every reader once did on a FIFO) fails its test with
-// status 124 instead of stalling the suite.
-Outcome run_layerbench(const std::string& arguments)
+// status 124 instead of stalling the suite. With `stdout_to`, standard output goes to that file and
+// only standard error is read.
+Outcome run_layerbench(const std::string& arguments, const std::string& stdout_to = "")
 {
   Outcome outcome;
-  FILE* pipe = popen(("timeout 120 " + std::string(LAYERBENCH_BINARY) + " " + arguments + " 2>&1").c_str(), "r");
+  const std::string redirect = stdout_to.empty() ? " 2>&1" : " 2>&1 >" + stdout_to;
+  FILE* pipe = popen(("timeout 120 " + std::string(LAYERBENCH_BINARY) + " " + arguments + redirect).c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buffer{};
   size_t read = 0;
@@ -226,6 +228,42 @@ TEST_CASE("layerbench export")
   }
 }
 
+TEST_CASE("layerbench writes standard output or fails")
+{
+  test::TempFolder folder;
+  const auto file = write_dataset(folder, "run.json", test::measured());
+  const std::string full = "layerbench: error: cannot write to standard output: No space left on device\n";
+  SUBCASE("export, in every format, to a full disk")
+  {
+    for (const std::string format : {"csv", "bibtex", "cff"}) {
+      CAPTURE(format);
+      const auto outcome = run_layerbench("export " + file + " --format " + format, "/dev/full");
+      CHECK(outcome.status == 1);
+      CHECK(outcome.output == full);
+    }
+  }
+  SUBCASE("diff, in both formats, and validate")
+  {
+    for (const std::string arguments : {"diff " + file + " " + file, "diff " + file + " " + file + " --format json",
+                                        "validate " + file}) {
+      CAPTURE(arguments);
+      const auto outcome = run_layerbench(arguments, "/dev/full");
+      CHECK(outcome.status == 1);
+      CHECK(outcome.output == full);
+    }
+  }
+  SUBCASE("help too")
+  {
+    CHECK(run_layerbench("export --help", "/dev/full").output == full);
+  }
+  SUBCASE("an ordinary file still gets all of it, with status 0")
+  {
+    const auto outcome = run_layerbench("export " + file + " --format csv", (folder.path() / "out.csv").string());
+    CHECK(outcome.status == 0);
+    CHECK(outcome.output.empty());
+  }
+}
+
 TEST_CASE("layerbench publish")
 {
   test::TempFolder folder;
@@ -283,6 +321,22 @@ TEST_CASE("layerbench publish")
     CHECK(id.status == 2);
     CHECK(id.output.find("layerbench: error: --id: \"Not An Id\" is not a dataset id") == 0);
     CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
+  }
+  SUBCASE("a --title or --creator over the readers' limit, or a --label not UTF-8: exit 2 naming the option, nothing new")
+  {
+    const auto title = run_layerbench("publish " + run + " --data " + data + " --title " + std::string(4097, 't'));
+    CHECK(title.status == 2);
+    CHECK(title.output == "layerbench: error: --title: string of 4097 bytes exceeds the 4096-byte limit\n");
+    const auto creator = run_layerbench("publish " + run + " --data " + data + " --creator " + std::string(5000, 'c'));
+    CHECK(creator.status == 2);
+    CHECK(creator.output == "layerbench: error: --creator: string of 5000 bytes exceeds the 4096-byte limit\n");
+    const auto label = run_layerbench("publish " + run + " --data " + data + " --label \"$(printf 'A100 \\377')\"");
+    CHECK(label.status == 2);
+    CHECK(label.output.find("not valid UTF-8") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
+    // The folder stays readable, and the next publish is version 2.
+    CHECK(run_layerbench("validate " + data + "/catalog.json").status == 0);
+    CHECK(run_layerbench("publish " + run + " --data " + data + " --label 'A100'").status == 0);
   }
   SUBCASE("a bad --replaces: exit 1, nothing new")
   {

@@ -51,6 +51,15 @@ TEST_CASE("dataset::to_csv")
     CHECK(rows[1] == "test-cpu,0,measured,Test CPU,Linear,nn.Linear,\"Linear(4096,4096)\",1,ok,,1.0,0.95,1.05,,,,10,,"
                      "0.25,,1024,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,");
   }
+  SUBCASE("text a spreadsheet would run as a formula is made inert; numbers stay numbers")
+  {
+    auto hostile = test::measured();
+    hostile.environment->device.name = "=HYPERLINK(\"https://e.example\",\"x\")";
+    test::cell_of(hostile, "Linear", 8) = test::skipped_cell("Linear", 8, "@SUM(1+1)");
+    const auto hostile_rows = lines(dataset::to_csv(hostile));
+    CHECK(hostile_rows[1].rfind("test-cpu,0,measured,\"'=HYPERLINK(\"\"https://e.example\"\",\"\"x\"\")\",Linear,", 0) == 0);
+    CHECK(hostile_rows[2].find(",skipped,\"'@SUM(1+1)\",") != std::string::npos);
+  }
   SUBCASE("a skipped cell: its reason quoted, no timings")
   {
     CHECK(rows[2] == "test-cpu,0,measured,Test CPU,Linear,nn.Linear,\"Linear(4096,4096)\",8,skipped,"

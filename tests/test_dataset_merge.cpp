@@ -111,8 +111,8 @@ TEST_CASE("dataset::merge")
     auto other = shard(2, 2);
     other.dataset.environment->device.name = "Another CPU";
     CHECK(merge_error({shard(1, 2), other})
-          == "merge: shard2.json: /environment differs from shard1.json; only shards of one run (same machine "
-             "setup, options and build) can be merged");
+          == "merge: shard2.json: /environment/device/name differs from shard1.json (\"Another CPU\" here, \"Test CPU\" "
+             "there); only shards of one run (same machine setup, options and build) can be merged");
   }
   SUBCASE("each shard's own peaks differ by noise: the merge keeps the first file's")
   {
@@ -132,13 +132,14 @@ TEST_CASE("dataset::merge")
   {
     auto options = shard(2, 2);
     options.dataset.methodology->noise_target = 0.5;
-    CHECK(merge_error({shard(1, 2), options}).find("/methodology differs") != std::string::npos);
+    CHECK(merge_error({shard(1, 2), options}).find("/methodology/noise_target differs from shard1.json (0.5 here, ")
+          != std::string::npos);
     auto build = shard(2, 2);
     build.dataset.provenance.git_commit = "abc";
-    CHECK(merge_error({shard(1, 2), build}).find("/provenance differs") != std::string::npos);
+    CHECK(merge_error({shard(1, 2), build}).find("/provenance/git_commit differs from shard1.json (\"abc\" here, ") != std::string::npos);
     auto layers = shard(2, 2);
     layers.dataset.layers[0].params = 11;
-    CHECK(merge_error({shard(1, 2), layers}).find("/layers differs") != std::string::npos);
+    CHECK(merge_error({shard(1, 2), layers}).find("/layers/0/params differs from shard1.json (11 here, ") != std::string::npos);
   }
   SUBCASE("overlapping cells")
   {
@@ -223,7 +224,7 @@ TEST_CASE("dataset::merge")
   {
     const auto first = planned(1, 2, {{"Linear", 8}});
     auto other = planned(2, 2, {{"Linear", 1}, {"Dropout", 1}, {"Dropout", 8}}, "cost-balanced over other costs");
-    CHECK(merge_error({first, other}).find("/methodology differs") != std::string::npos);
+    CHECK(merge_error({first, other}).find("/methodology/shard_plan differs") != std::string::npos);
     // Same plan text, cells that do not add up: a cell planned twice, or a cell in no plan.
     auto twice = planned(2, 2, {{"Linear", 8}, {"Linear", 1}, {"Dropout", 1}, {"Dropout", 8}});
     twice.dataset.results.erase(twice.dataset.results.begin() + 1); // Linear@8: planned twice, measured once

@@ -126,6 +126,23 @@ TEST_CASE("dataset::check")
     }
     CHECK(problems(d) == "");
   }
+  SUBCASE("addresses that become links are https only")
+  {
+    d.license.url = "javascript:alert(1)";
+    CHECK(problems(d) == "/license/url: \"javascript:alert(1)\" is not an https:// address\n");
+    d.license.url = "https://creativecommons.org/licenses/by/4.0/";
+    d.kind = dataset::Kind::published_reference;
+    d.environment.reset();
+    d.methodology.reset();
+    for (auto& cell : d.results) {
+      cell.stats = dataset::Stats{};
+      cell.stats->median_ms = 0.5;
+    }
+    d.provenance.source = dataset::Source{"Page", "data:text/html,<script>", "April 11, 2026", "CC BY 4.0", "cite", "", "", "", {}};
+    CHECK(problems(d) == "/provenance/source/url: \"data:text/html,<script>\" is not an https:// address\n");
+    d.provenance.source->url = "";
+    CHECK(problems(d) == "");
+  }
   SUBCASE("a measured dataset records environment and methodology")
   {
     d.environment.reset();

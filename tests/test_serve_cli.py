@@ -74,6 +74,27 @@ with tempfile.TemporaryDirectory() as scratch:
     check(result.returncode == 1 and "folder of its own" in result.stderr,
           f"live reload never renders over the current folder: {result.stderr.strip()}")
 
+    # / and home folders are refused, with or without live reload, unless --allow-any-root insists.
+    home = scratch / "home"
+    home.mkdir()
+    for root, extra in (("/", ["--no-watch"]), ("/", []), (str(home), ["--no-watch"]), (str(scratch), ["--no-watch"])):
+        result = subprocess.run([str(binary), "serve", "--root", root, "--port", "0", *extra], capture_output=True,
+                                text=True, timeout=60, env={**os.environ, "HOME": str(home)})
+        check(result.returncode == 1 and f"--root {root}:" in result.stderr and "--allow-any-root" in result.stderr,
+              f"serve --root {root} {' '.join(extra)} is refused: {result.stderr.strip()}")
+    (home / "index.html").write_text("home page\n")
+    real_home = os.environ.get("HOME")
+    os.environ["HOME"] = str(home)  # inherited by the server started next
+    try:
+        with Serve(binary, "--root", home, "--no-watch", "--allow-any-root") as serve:
+            status, _, body = get(serve.port, "/index.html")
+            check(status == 200 and body == b"home page\n", "--allow-any-root serves a home folder when asked")
+    finally:
+        if real_home is None:
+            del os.environ["HOME"]
+        else:
+            os.environ["HOME"] = real_home
+
     result = subprocess.run([str(binary), "serve", "--port", "http"], capture_output=True, text=True, timeout=60)
     check(result.returncode == 2 and "--port" in result.stderr, f"a bad --port is a usage error: {result.stderr.strip()}")
 

@@ -93,10 +93,14 @@ struct RawResponse
 };
 
 // A socket connected to 127.0.0.1:port whose reads give up after `timeout`; -1 when it cannot connect.
-inline int connect_loopback(int port, timeval timeout = {5, 0})
+// A `receive_window` in bytes keeps the window that small (no autotuning), as a slow reader's stays.
+inline int connect_loopback(int port, timeval timeout = {5, 0}, int receive_window = 0)
 {
   const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
   ::setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
+  if (receive_window > 0) {
+    ::setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &receive_window, sizeof(receive_window));
+  }
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<uint16_t>(port));

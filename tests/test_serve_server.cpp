@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 #include <httplib.h>
+#include <cerrno>
 #include <thread>
 
 using layerbench::serve::LiveReload;
@@ -25,8 +26,9 @@ namespace {
 class RunningServer
 {
 public:
-  RunningServer(const std::filesystem::path& root, LiveReload live_reload)
-    : m_server(ServeOptions{root, "127.0.0.1", 0, live_reload})
+  RunningServer(const std::filesystem::path& root, LiveReload live_reload,
+                std::chrono::milliseconds send_patience = ServeOptions{}.send_patience)
+    : m_server(ServeOptions{root, "127.0.0.1", 0, live_reload, send_patience})
   {
     m_port = m_server.bind();
     m_thread = std::thread([this] { m_server.run(); });
@@ -463,5 +465,135 @@ TEST_CASE("serve::PreviewServer slow headers")
     for (const int sock : trickling) {
       ::close(sock);
     }
+  }
+}
+
+TEST_CASE("serve::PreviewServer request bodies")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+  const std::string smuggled = "GET /style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string next = "GET /data.csv HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+
+  SUBCASE("a GET's body is dropped, never answered as a request of its own")
+  {
+    const auto reply = raw_request(running.port(), "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
+                                                     + std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled + next);
+    const std::string all = reply.head + "\r\n\r\n" + reply.body;
+    CHECK(layerbench::test::count_of(all, "HTTP/1.1 200") == 2);
+    CHECK(all.find("plain text") != std::string::npos);
+    CHECK(all.find("color: black") == std::string::npos);
+    CHECK(all.find("a,b") != std::string::npos);
+  }
+  SUBCASE("the same length twice is one length")
+  {
+    const auto reply = raw_request(running.port(), "HEAD /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 3, 3\r\n"
+                                                   "content-length: 3\r\n\r\nabc" + next);
+    CHECK(reply.status == 200);
+    CHECK(reply.body.find("a,b") != std::string::npos);
+  }
+  SUBCASE("conflicting Content-Length headers are 400 and the connection closes")
+  {
+    const auto reply = raw_request(running.port(), "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n"
+                                                   "Content-Length: " + std::to_string(smuggled.size()) + "\r\n\r\n" + smuggled + next);
+    CHECK(reply.status == 400);
+    CHECK(reply.body.find("conflicting Content-Length headers (0 and 44)") != std::string::npos);
+    CHECK(reply.head.find("Connection: close") != std::string::npos);
+    CHECK(reply.body.find("HTTP/1.1") == std::string::npos);
+  }
+  SUBCASE("Content-Length beside Transfer-Encoding, or not a number, is 400 too")
+  {
+    for (const std::string headers : {"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n", "Content-Length: 5x\r\n",
+                                      "Content-Length: -1\r\n", "Content-Length: 1,2\r\n"}) {
+      CAPTURE(headers);
+      const auto reply = raw_request(running.port(), "POST /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers + "\r\n" + next);
+      CHECK(reply.status == 400);
+      CHECK(reply.body.find("HTTP/1.1") == std::string::npos);
+    }
+  }
+  SUBCASE("a GET with a chunked body is 400 and the connection closes")
+  {
+    const auto reply = raw_request(running.port(), "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                                   + std::to_string(smuggled.size()) + "\r\n" + smuggled + "\r\n0\r\n\r\n" + next);
+    CHECK(reply.status == 400);
+    CHECK(reply.body.find("HTTP/1.1") == std::string::npos);
+  }
+}
+
+namespace {
+
+struct Received
+{
+  std::string bytes;
+  bool closed = false; // the server ended the connection (rather than the read timing out)
+};
+
+// A client whose receive window stays small, as a slow reader's does.
+int connect_slow_reader(int port) { return layerbench::test::connect_loopback(port, {5, 0}, 16 * 1024); }
+
+Received receive_until_closed(int sock)
+{
+  Received received;
+  char buffer[65536];
+  while (true) {
+    const ssize_t n = ::recv(sock, buffer, sizeof(buffer), 0);
+    if (n > 0) {
+      received.bytes.append(buffer, static_cast<size_t>(n));
+      continue;
+    }
+    received.closed = n == 0 || errno == ECONNRESET;
+    return received;
+  }
+}
+
+} // namespace
+
+TEST_CASE("serve::PreviewServer slow readers")
+{
+  const layerbench::test::SiteFixture site;
+  const std::string big(4 * 1024 * 1024, 'x');
+  layerbench::test::write_text(site.root() / "big.bin", big);
+  const std::string get = "GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+
+  SUBCASE("a client that pipelines requests and keeps a response waiting gets that response, then is closed")
+  {
+    RunningServer running(site.root(), LiveReload::off, 2000ms);
+    const int sock = connect_slow_reader(running.port());
+    REQUIRE(sock >= 0);
+    std::string pipelined;
+    for (int i = 0; i < 20; ++i) {
+      pipelined += get;
+    }
+    REQUIRE(layerbench::test::send_all(sock, pipelined));
+    // Reads nothing for half the patience: the server's writes fill the socket and wait, longer than
+    // a quarter of the patience but not all of it.
+    std::this_thread::sleep_for(1000ms);
+    const auto received = receive_until_closed(sock);
+    ::close(sock);
+    CHECK(received.closed);
+    const auto responses = layerbench::test::count_of(received.bytes, "HTTP/1.1 200");
+    CHECK(responses >= 1);
+    CHECK(responses < 20);
+    CHECK(received.bytes.find(big) != std::string::npos); // the response it was reading arrived whole
+  }
+  SUBCASE("a client that stops reading is dropped when the response's patience is spent")
+  {
+    RunningServer running(site.root(), LiveReload::off, 100ms);
+    const int sock = connect_slow_reader(running.port());
+    REQUIRE(sock >= 0);
+    REQUIRE(layerbench::test::send_all(sock, get));
+    std::this_thread::sleep_for(1500ms); // fifteen times the patience
+    const auto received = receive_until_closed(sock);
+    ::close(sock);
+    CHECK(received.closed);
+    CHECK(received.bytes.rfind("HTTP/1.1 200", 0) == 0);
+    CHECK(received.bytes.size() < big.size());
+  }
+  SUBCASE("a reader that keeps up is never cut off, and its connection stays open")
+  {
+    RunningServer running(site.root(), LiveReload::off, 2000ms);
+    const auto reply = raw_request(running.port(), get + "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    CHECK(reply.status == 200);
+    CHECK(reply.body.find("plain text") != std::string::npos);
   }
 }

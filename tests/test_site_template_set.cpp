@@ -115,8 +115,28 @@ TEST_CASE("site::TemplateSet::render_prose")
 {
   TemplateSet set;
   set.add_prose("faq", "## Question\n\n**{{layer}}** is fastest.\n", "prose/faq.md");
-  CHECK(set.render_prose("faq", view_with("layer", "Dropout")) == "<h2>Question</h2>\n<p><strong>Dropout</strong> is fastest.</p>\n");
-  CHECK_THROWS_WITH_AS(set.render_prose("faq", view_with("name", "x")), "prose/faq.md:3: unknown variable 'layer'", Error);
+  SUBCASE("fills the tags, then makes HTML of the Markdown")
+  {
+    CHECK(set.render_prose("faq", view_with("layer", "Dropout")) == "<h2>Question</h2>\n<p><strong>Dropout</strong> is fastest.</p>\n");
+  }
+  SUBCASE("an unknown variable names the file and the line")
+  {
+    CHECK_THROWS_WITH_AS(set.render_prose("faq", view_with("name", "x")), "prose/faq.md:3: unknown variable 'layer'", Error);
+  }
+  SUBCASE("a value is text: a link, emphasis, HTML, an autolink or a new block in it stays text")
+  {
+    const auto html = set.render_prose("faq", view_with("layer", "[x](javascript:alert(1)) *y* <b>z</b> https://e.example www.e.example a@e.example\n# h"));
+    CHECK(html == "<h2>Question</h2>\n<p><strong>[x](javascript:alert(1)) *y* &lt;b&gt;z&lt;/b&gt; https://e.example "
+                  "www.e.example a@e.example # h</strong> is fastest.</p>\n");
+  }
+  SUBCASE("a value inside a link's destination is still the address given")
+  {
+    set.add_prose("link", "[{{layer}}]({{href}})\n", "prose/link.md");
+    Data view(Data::type::object);
+    view.set("layer", "Conv2d_1");
+    view.set("href", "layers/conv2d-1.html");
+    CHECK(set.render_prose("link", view) == "<p><a href=\"layers/conv2d-1.html\">Conv2d_1</a></p>\n");
+  }
 }
 
 TEST_CASE("site::TemplateSet::load")

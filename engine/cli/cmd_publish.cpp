@@ -4,6 +4,7 @@
 #include "dataset/catalog.hpp"
 #include "dataset/data_folder.hpp"
 #include "dataset/io.hpp"
+#include "dataset/json_text.hpp"
 #include "util/error.hpp"
 
 #include <filesystem>
@@ -40,6 +41,18 @@ void check_options(const dataset::PublishOptions& publish, const po::variables_m
   if (!problem.empty()) {
     throw UsageError("--label: \"" + publish.label + "\": " + problem);
   }
+  // Refused here with the readers' limits: accepted, a title over them would make the data folder
+  // unreadable for every later publish, validate and render.
+  const auto check_text = [](const std::string& option, const std::string& text) {
+    const auto text_problem = dataset::text_problem(text);
+    if (!text_problem.empty()) {
+      throw UsageError(option + ": " + text_problem);
+    }
+  };
+  check_text("--title", publish.title);
+  for (const auto& creator : publish.creators) {
+    check_text("--creator", creator.name);
+  }
 }
 
 } // namespace
@@ -50,7 +63,7 @@ int cmd_publish(const Arguments& arguments)
   options.add_options()("data", po::value<std::string>()->default_value("data"), "the data folder (holds catalog.json)")(
     "id", po::value<std::string>(), "dataset id, [a-z0-9] words joined by '-' (default: the run's id)")(
     "title", po::value<std::string>(), "title (default: the run's title)")(
-    "label", po::value<std::string>(), "short name for running text, legends and compare headings, at most 40 bytes "
+    "label", po::value<std::string>(), "short name for running text, legends and compare headings, at most 40 characters "
                                        "(default: from the device, e.g. 'EPYC, 2 threads', 'H100 80GB HBM3')")(
     "replaces", po::value<std::string>(), "ID@N this version corrects (default: the id's latest version, if any)")(
     "creator", po::value<std::vector<std::string>>(), "a creator's name (repeat for several; default: the run's)")(

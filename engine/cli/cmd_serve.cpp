@@ -2,6 +2,7 @@
 #include "cli/command.hpp"
 
 #include "serve/render_loop.hpp"
+#include "serve/served_root.hpp"
 #include "serve/server.hpp"
 #include "site/render.hpp"
 #include "util/error.hpp"
@@ -133,10 +134,11 @@ int cmd_serve(const Arguments& arguments)
     ("templates", po::value(&templates_dir)->default_value(templates_dir), "templates to render, watched for changes")
     ("extra-dataset", po::value(&extra_datasets)->composing(),
      "an unpublished dataset file to show beside data/ (repeatable; make run passes its local run)")
-    ("no-watch", "serve --root as it is: no rendering, no live reload");
+    ("no-watch", "serve --root as it is: no rendering, no live reload")
+    ("allow-any-root", "serve --root even when it is / or holds a home folder");
   const auto values = parse("serve",
                             "[--root DIR] [--host ADDRESS] [--port N] [--data DIR] [--templates DIR] "
-                            "[--extra-dataset FILE]... [--no-watch]",
+                            "[--extra-dataset FILE]... [--no-watch] [--allow-any-root]",
                             description,
                             arguments);
   if (!values) {
@@ -148,6 +150,10 @@ int cmd_serve(const Arguments& arguments)
   render_options.templates_dir = templates_dir;
   render_options.out_dir = root;
   render_options.extra_datasets.assign(extra_datasets.begin(), extra_datasets.end());
+  if (const auto reason = serve::broad_root(options.root, serve::home_folders()); reason && !values->count("allow-any-root")) {
+    throw Error("serve: --root " + root + ": " + *reason + "; give the site's folder (or pass --allow-any-root if "
+                "you mean it)");
+  }
   if (options.live_reload == serve::LiveReload::off && !std::filesystem::is_directory(options.root)) {
     throw Error("serve: --root " + root + ": no such folder (render it with 'layerbench render', or leave out --no-watch)");
   }

@@ -11,6 +11,7 @@
 #include "cluster/slurm_script.hpp"
 #include "util/file.hpp"
 #include "util/format.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -147,9 +148,9 @@ std::string sbatch(const std::vector<std::string>& arguments, const fs::path& sc
 {
   std::string command = "sbatch --parsable";
   for (const auto& argument : arguments) {
-    command += " " + cluster::shell_quote(argument);
+    command += " " + util::shell_quote(argument);
   }
-  command += " " + cluster::shell_quote(script.string()) + " 2>&1";
+  command += " " + util::shell_quote(script.string()) + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) {
     throw Error("slurm: cannot start sbatch");
@@ -223,6 +224,7 @@ cluster::SlurmJob make_job(const po::variables_map& values, const Arguments& arg
   job.layerbench = values.count("layerbench") ? text("layerbench") : this_binary();
   job.run_arguments = run_arguments(arguments, all);
   job.work_dir = fs::current_path().string();
+  cluster::check_job(job);
 
   const auto matrix = resolve_matrix(values, device == "cuda" ? bench::PlanDevice::cuda : bench::PlanDevice::cpu);
   const auto source = values.count("plan-from")
@@ -256,8 +258,8 @@ int slurm(const po::variables_map& values, const Arguments& arguments, const po:
   if (!submit) {
     std::cout << "# " << array_path.string() << "\n" << cluster::array_script(job) << "\n# " << merge_path.string()
               << "\n" << cluster::merge_script(job) << "\n# submit with:\n#   id=$(sbatch --parsable "
-              << cluster::shell_quote(array_path.string()) << ") && sbatch --dependency=afterok:${id%%;*} "
-              << cluster::shell_quote(merge_path.string()) << "\n";
+              << util::shell_quote(array_path.string()) << ") && sbatch --dependency=afterok:${id%%;*} "
+              << util::shell_quote(merge_path.string()) << "\n";
     return 0;
   }
   const auto array_id = sbatch({}, array_path);

@@ -2,6 +2,7 @@
 #include "cli/command.hpp"
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 #include <iostream>
 
@@ -13,18 +14,6 @@ namespace {
 
 std::string g_invocation;
 
-std::string shell_quote(const std::string& word)
-{
-  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,@%+") == std::string::npos) {
-    return word;
-  }
-  std::string quoted = "'";
-  for (char c : word) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  }
-  return quoted + "'";
-}
-
 } // namespace
 
 const std::string& invocation() { return g_invocation; }
@@ -33,7 +22,7 @@ void set_invocation(int argc, char** argv)
 {
   g_invocation.clear();
   for (int i = 0; i < argc; ++i) {
-    g_invocation += (i > 0 ? " " : "") + shell_quote(i == 0 ? std::string("layerbench") : argv[i]);
+    g_invocation += (i > 0 ? " " : "") + util::shell_quote(i == 0 ? std::string("layerbench") : argv[i]);
   }
 }
 

@@ -2,28 +2,63 @@
 #include "cluster/slurm_script.hpp"
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
+#include <cstdio>
 #include <sstream>
 
 namespace layerbench::cluster {
 
 namespace {
 
+// The value of an #SBATCH directive as sbatch reads it: a word ends at white space and an unquoted '#'
+// starts a comment, so anything but a plain word is double-quoted, with '"', '\\' and '#' escaped by a
+// backslash (older sbatch ends a directive at '#' even inside quotes).
+std::string directive_value(const std::string& value)
+{
+  if (!value.empty() && value.find_first_of(" \t\"'\\#") == std::string::npos) {
+    return value;
+  }
+  std::string quoted = "\"";
+  for (char c : value) {
+    if (c == '"' || c == '\\' || c == '#') {
+      quoted += '\\';
+    }
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+// Slurm expands %-patterns in the --output file name (%a: the task); a '%' of the folder is literal.
+std::string literal_percent(const std::string& path)
+{
+  std::string literal;
+  for (char c : path) {
+    literal += c == '%' ? std::string("%%") : std::string(1, c);
+  }
+  return literal;
+}
+
+void directive(std::ostringstream& script, const std::string& option, const std::string& value)
+{
+  script << "#SBATCH --" << option << "=" << directive_value(value) << "\n";
+}
+
 void header(std::ostringstream& script, const SlurmJob& job, const std::string& name, const std::string& log)
 {
-  script << "#!/bin/bash\n"
-         << "#SBATCH --job-name=" << name << "\n"
-         << "#SBATCH --output=" << job.out_dir << "/logs/" << log << "\n"
-         << "#SBATCH --open-mode=append\n"
+  script << "#!/bin/bash\n";
+  directive(script, "job-name", name);
+  directive(script, "output", literal_percent(job.out_dir) + "/logs/" + log);
+  script << "#SBATCH --open-mode=append\n"
          << "#SBATCH --ntasks=1\n";
   if (!job.work_dir.empty()) {
-    script << "#SBATCH --chdir=" << job.work_dir << "\n";
+    directive(script, "chdir", job.work_dir);
   }
   const std::pair<const char*, const std::string*> passed[] = {
     {"partition", &job.partition}, {"time", &job.time_limit}, {"account", &job.account}, {"constraint", &job.constraint}};
   for (const auto& [option, value] : passed) {
     if (!value->empty()) {
-      script << "#SBATCH --" << option << "=" << *value << "\n";
+      directive(script, option, *value);
     }
   }
 }
@@ -32,25 +67,53 @@ std::string joined(const std::vector<std::string>& words)
 {
   std::string line;
   for (const auto& word : words) {
-    line += " " + shell_quote(word);
+    line += " " + util::shell_quote(word);
   }
   return line;
 }
 
+// A comment line stays one line whatever the plan's text holds.
+std::string comment(std::string text)
+{
+  for (auto at = util::control_character_at(text); at; at = util::control_character_at(text)) {
+    text[*at] = ' ';
+  }
+  return "# " + text + "\n";
+}
+
+void refuse_control_characters(const std::string& what, const std::string& value)
+{
+  const auto at = util::control_character_at(value);
+  if (!at) {
+    return;
+  }
+  char code[8];
+  std::snprintf(code, sizeof code, "%02X", static_cast<unsigned char>(value[*at]));
+  throw Error(what + ": control character U+00" + code + " at byte " + std::to_string(*at)
+              + "; a job script takes one line per option");
+}
+
 } // namespace
 
-std::string shell_quote(const std::string& word)
+void check_job(const SlurmJob& job)
 {
-  const bool plain = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                                             "0123456789@%+=:,./_-") == std::string::npos;
-  if (plain) {
-    return word;
+  const std::pair<const char*, const std::string*> named[] = {
+    {"--layerbench", &job.layerbench}, {"--out-dir", &job.out_dir},   {"the working folder", &job.work_dir},
+    {"--partition", &job.partition},   {"--time", &job.time_limit},   {"--account", &job.account},
+    {"--constraint", &job.constraint}, {"--job-name", &job.job_name}};
+  for (const auto& [what, value] : named) {
+    refuse_control_characters(what, *value);
   }
-  std::string quoted = "'";
-  for (char c : word) {
-    quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  for (const auto& argument : job.run_arguments) {
+    const auto at = util::control_character_at(argument);
+    refuse_control_characters("run argument \"" + argument.substr(0, at.value_or(argument.size())) + "...\"", argument);
   }
-  return quoted + "'";
+  // Slurm takes a backslash anywhere in the --output name as "expand no pattern": every task's log
+  // would go to one file named shard-%a.log.
+  if (job.out_dir.find('\\') != std::string::npos) {
+    throw Error("--out-dir: " + job.out_dir + ": a backslash stops Slurm from naming each task's log; "
+                "choose a folder without one");
+  }
 }
 
 std::string shard_file(int index, int count)
@@ -60,6 +123,7 @@ std::string shard_file(int index, int count)
 
 std::string array_script(const SlurmJob& job)
 {
+  check_job(job);
   std::ostringstream script;
   header(script, job, job.job_name + "-shards", "shard-%a.log");
   script << "#SBATCH --array=0-" << job.shards - 1;
@@ -73,9 +137,9 @@ std::string array_script(const SlurmJob& job)
   // A preempted or requeued task starts again from the top and picks up its checkpoint.
   script << "#SBATCH --requeue\n";
   for (const auto& line : job.plan_lines) {
-    script << "# " << line << "\n";
+    script << comment(line);
   }
-  const auto dir = shell_quote(job.out_dir);
+  const auto dir = util::shell_quote(job.out_dir);
   script << "set -euo pipefail\n"
          << "shard=$((SLURM_ARRAY_TASK_ID + 1))\n"
          << "out=" << dir << "/shard-${shard}-of-" << job.shards << ".json\n"
@@ -88,17 +152,18 @@ std::string array_script(const SlurmJob& job)
          << "  resume=--resume\n"
          << "fi\n"
          // exec, so that Slurm's SIGTERM on requeue or preemption reaches run, which saves its checkpoint.
-         << "exec " << shell_quote(job.layerbench) << " run" << joined(job.run_arguments) << " --shard \"$shard/"
+         << "exec " << util::shell_quote(job.layerbench) << " run" << joined(job.run_arguments) << " --shard \"$shard/"
          << job.shards << "\" --out \"$out\" $resume\n";
   return script.str();
 }
 
 std::string merge_script(const SlurmJob& job)
 {
+  check_job(job);
   std::ostringstream script;
   header(script, job, job.job_name + "-merge", "merge.log");
-  const auto dir = shell_quote(job.out_dir);
-  const auto binary = shell_quote(job.layerbench);
+  const auto dir = util::shell_quote(job.out_dir);
+  const auto binary = util::shell_quote(job.layerbench);
   script << "set -euo pipefail\n"
          << "merged=" << dir << "/" << k_merged_file << "\n"
          << "if [[ ! -e \"$merged\" ]]; then\n"

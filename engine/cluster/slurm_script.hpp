@@ -38,13 +38,15 @@ inline constexpr const char* k_merged_file = "merged.json";
 inline constexpr const char* k_array_script = "layerbench-shards.sbatch";
 inline constexpr const char* k_merge_script = "layerbench-merge.sbatch";
 
+// Both throw Error, as check_job does, rather than write a script that says something else.
 std::string array_script(const SlurmJob& job);
 std::string merge_script(const SlurmJob& job);
 
+// Refuses what no job script can carry: a control character in any option value (a newline would
+// start a command of its own on the cluster), a backslash in the output folder. Names the option.
+void check_job(const SlurmJob& job);
+
 // The job id in `sbatch --parsable`'s answer ("1234" or "1234;cluster"); throws Error on anything else.
 std::string parse_job_id(const std::string& sbatch_output);
-
-// Quoted for bash where it needs to be: 'it'\''s'.
-std::string shell_quote(const std::string& word);
 
 } // namespace layerbench::cluster

@@ -9,6 +9,7 @@
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/sha256.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -154,6 +155,9 @@ std::string default_label(const Dataset& dataset)
 
 std::string label_problem(const std::string& label)
 {
+  if (!util::is_valid_utf8(label)) {
+    return "not valid UTF-8";
+  }
   // Characters as the JSON Schema's maxLength counts them: UTF-8 lead bytes.
   const auto characters = static_cast<size_t>(std::count_if(
     label.begin(), label.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
@@ -354,6 +358,35 @@ void write(const std::filesystem::path& path, const std::string& content, util::
 
 } // namespace
 
+namespace {
+
+// A new version continues its id's line: the same kind of dataset, of the same device. An EPYC run
+// is not version 2 of an A100 reference.
+void check_same_line(const CatalogEntry& earlier, const CatalogEntry& entry, const std::string& relation)
+{
+  const auto differ = [&](const char* field, const std::string& theirs, const std::string& mine) {
+    if (theirs != mine) {
+      throw Error("publish: \"" + entry.id + "\" " + relation + " " + reference(earlier.id, earlier.version) + ", whose " + field
+                  + " is \"" + theirs + "\" where this dataset's is \"" + mine
+                  + "\"; publish it under an id of its own (--id)");
+    }
+  };
+  differ("kind", to_string(earlier.kind), to_string(entry.kind));
+  differ("device", earlier.device, entry.device);
+}
+
+// The text publish adds to the run, refused here, before anything is written, with the numbers
+// the readers of the data folder use.
+void check_text(const std::string& what, const std::string& text)
+{
+  const auto problem = text_problem(text);
+  if (!problem.empty()) {
+    throw Error("publish: " + what + ": " + problem);
+  }
+}
+
+} // namespace
+
 CatalogEntry publish(Dataset run, const PublishOptions& options)
 {
   const auto catalog_path = options.data_dir / "catalog.json";
@@ -370,9 +403,13 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
     run.id = options.id;
   }
   if (!options.title.empty()) {
+    check_text("title", options.title);
     run.title = options.title;
   }
   if (!options.creators.empty()) {
+    for (const auto& creator : options.creators) {
+      check_text("creator \"" + creator.name.substr(0, 40) + "\"", creator.name);
+    }
     run.creators = options.creators;
   }
   if (!valid_id(run.id)) {
@@ -384,9 +421,11 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   const int latest = latest_version(catalog, run.id);
   run.version = latest + 1;
   run.replaces = options.replaces.empty() && latest > 0 ? reference(run.id, latest) : options.replaces;
+  const CatalogEntry* replaced = nullptr;
   if (!run.replaces.empty()) {
-    const auto replaced = parse_reference(run.replaces, "publish: replaces");
-    if (!find_entry(catalog, replaced.id, replaced.version)) {
+    const auto named = parse_reference(run.replaces, "publish: replaces");
+    replaced = find_entry(catalog, named.id, named.version);
+    if (!replaced) {
       throw Error("publish: it replaces " + run.replaces + ", which is not in " + catalog_path.string());
     }
   }
@@ -396,18 +435,30 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   }
   require_valid(run, "publish " + reference(run.id, run.version));
 
+  // Everything is serialized, and read back as every later reader will read it, before the first
+  // byte is written: a publish is all or nothing.
   const auto content = serialize(run);
   const auto entry = describe(run, util::sha256_hex(content), options.label);
-  std::filesystem::create_directories(options.data_dir / "datasets");
-  write(options.data_dir / entry.path, content, util::Overwrite::no);
+  if (latest > 0) {
+    check_same_line(*find_entry(catalog, run.id, latest), entry, "continues");
+  }
+  if (replaced) {
+    check_same_line(*replaced, entry, "replaces");
+  }
   catalog.datasets.push_back(entry);
   const bool replaced_featured = !run.replaces.empty() && catalog.featured == run.replaces;
   if (catalog.featured.empty() || replaced_featured || options.feature == PublishOptions::Feature::make_featured) {
     catalog.featured = reference(entry.id, entry.version);
   }
+  const auto catalog_text = serialize(catalog);
+  parse(content, (options.data_dir / entry.path).string());
+  parse_catalog(catalog_text, catalog_path.string());
+
+  std::filesystem::create_directories(options.data_dir / "datasets");
+  write(options.data_dir / entry.path, content, util::Overwrite::no);
   try {
-    write(catalog_path, serialize(catalog), util::Overwrite::yes);
-  } catch (const Error&) {
+    write(catalog_path, catalog_text, util::Overwrite::yes);
+  } catch (...) {
     // Without its catalog entry the new file is an orphan that would block the next attempt.
     std::filesystem::remove(options.data_dir / entry.path);
     throw;

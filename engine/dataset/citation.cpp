@@ -9,15 +9,43 @@ namespace {
 
 std::string year(const Dataset& dataset) { return dataset.created.substr(0, 4); }
 
-std::string braced(const std::string& text)
+// Text inside a BibTeX field: TeX's specials escaped, and braces written as commands, because BibTeX
+// counts every brace, escaped or not, to find where a field ends.
+std::string tex(const std::string& text)
 {
   std::string out;
   for (char c : text) {
-    if (c == '&' || c == '%' || c == '#' || c == '_' || c == '$') {
+    switch (c) {
+    case '&': case '%': case '#': case '_': case '$':
       out += '\\';
+      out += c;
+      break;
+    case '\\': out += "\\textbackslash{}"; break;
+    case '{': out += "\\textbraceleft{}"; break;
+    case '}': out += "\\textbraceright{}"; break;
+    case '~': out += "\\textasciitilde{}"; break;
+    case '^': out += "\\textasciicircum{}"; break;
+    default: out += c;
     }
-    if (c == '{' || c == '}') {
-      continue; // unbalanced braces break a BibTeX entry; they carry no meaning in our titles
+  }
+  return out;
+}
+
+std::string braced(const std::string& text) { return "{" + tex(text) + "}"; }
+
+// An address in a url field: the characters a URL never holds unencoded (spaces, quotes, braces, a
+// backslash) percent-encoded, so the field ends where BibTeX thinks it ends.
+std::string url_field(const std::string& url)
+{
+  static const char* const k_hex = "0123456789ABCDEF";
+  std::string out;
+  for (char c : url) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte <= 0x20 || byte >= 0x7f || c == '{' || c == '}' || c == '\\' || c == '"') {
+      out += '%';
+      out += k_hex[byte >> 4];
+      out += k_hex[byte & 0xF];
+      continue;
     }
     out += c;
   }
@@ -72,7 +100,7 @@ std::string bibtex(const Dataset& dataset, const std::string& url)
 {
   std::string authors;
   for (const auto& creator : dataset.creators) {
-    authors += (authors.empty() ? "" : " and ") + ("{" + creator.name + "}");
+    authors += (authors.empty() ? "" : " and ") + braced(creator.name);
   }
   std::string out = "@misc{" + citation_key(dataset) + ",\n";
   out += "  title = " + braced(dataset.title) + ",\n";
@@ -82,7 +110,7 @@ std::string bibtex(const Dataset& dataset, const std::string& url)
   out += "  year = {" + year(dataset) + "},\n";
   out += "  version = {" + std::to_string(dataset.version) + "},\n";
   if (!url.empty()) {
-    out += "  url = {" + url + "},\n";
+    out += "  url = " + url_field(url) + ",\n";
   }
   out += "  note = " + braced(note(dataset, url)) + ",\n";
   out += "  howpublished = {LayerBench dataset " + dataset.id + "@" + std::to_string(dataset.version) + "}\n}\n";

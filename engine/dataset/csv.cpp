@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/csv.hpp"
 
+#include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -90,9 +91,27 @@ const std::vector<Column>& columns()
   return table;
 }
 
-std::string quoted(const std::string& field)
+bool is_number(const std::string& field)
 {
-  if (field.find_first_of(",\"\r\n") == std::string::npos) {
+  char* end = nullptr;
+  std::strtod(field.c_str(), &end);
+  return !field.empty() && end == field.c_str() + field.size();
+}
+
+// A spreadsheet runs a cell that starts with = + - @ (or a tab or CR before one) as a formula: text
+// such as a device name or a skip reason gets a leading apostrophe (OWASP's advice), numbers stay.
+std::string inert(const std::string& field)
+{
+  if (field.empty() || std::string("=+-@\t\r").find(field.front()) == std::string::npos || is_number(field)) {
+    return field;
+  }
+  return "'" + field;
+}
+
+std::string quoted(const std::string& text)
+{
+  const std::string field = inert(text);
+  if (field.find_first_of(",\"\r\n'") == std::string::npos) {
     return field;
   }
   std::string out = "\"";

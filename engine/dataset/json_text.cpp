@@ -2,6 +2,7 @@
 #include "dataset/json_text.hpp"
 
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 #include <set>
 #include <vector>
@@ -133,6 +134,11 @@ std::string text_length_problem(const std::string& text)
   }
   return "string of " + std::to_string(text.size()) + " bytes exceeds the " + std::to_string(k_max_text_bytes)
          + "-byte limit";
+}
+
+std::string text_problem(const std::string& text)
+{
+  return util::is_valid_utf8(text) ? text_length_problem(text) : "not valid UTF-8";
 }
 
 nlohmann::json parse_json(const std::string& text, const std::string& origin)

@@ -18,6 +18,8 @@ inline constexpr size_t k_max_text_bytes = 4096;
 
 // "string of N bytes exceeds the 4096-byte limit", or "" when `text` is within it.
 std::string text_length_problem(const std::string& text);
+// Why the readers would refuse `text` as a string of a file: not UTF-8, or too long; "" when they take it.
+std::string text_problem(const std::string& text);
 
 // Invalid JSON, a number beyond double, a duplicate key in one object or a string (value or key)
 // over k_max_text_bytes throws Error "ORIGIN: ..." with the JSON pointer where there is one.

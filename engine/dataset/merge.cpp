@@ -40,13 +40,32 @@ OrderedJson common_part(const Dataset& dataset, const char* part)
   return json.contains(part) ? json[part] : OrderedJson(nullptr);
 }
 
+// A value as a message quotes it: JSON, cut short.
+std::string quoted_value(const OrderedJson& json, const std::string& pointer)
+{
+  const OrderedJson::json_pointer at(pointer);
+  if (!json.contains(at)) {
+    return "absent";
+  }
+  auto text = json.at(at).dump();
+  constexpr size_t k_longest = 80;
+  return text.size() <= k_longest ? text : text.substr(0, k_longest) + "...";
+}
+
 void require_same(const ShardFile& first, const ShardFile& other)
 {
   for (const char* part : {"schema_version", "kind", "environment", "methodology", "layers", "provenance", "units"}) {
-    if (common_part(first.dataset, part) != common_part(other.dataset, part)) {
-      throw Error("merge: " + other.origin + ": /" + part + " differs from " + first.origin
-                  + "; only shards of one run (same machine setup, options and build) can be merged");
+    const auto mine = common_part(first.dataset, part);
+    const auto theirs = common_part(other.dataset, part);
+    if (mine == theirs) {
+      continue;
     }
+    // The first field that differs, so that the user knows which option or setting to line up.
+    const auto patch = OrderedJson::diff(mine, theirs);
+    const std::string inside = patch.empty() ? "" : patch.front().at("path").get<std::string>();
+    throw Error("merge: " + other.origin + ": /" + part + inside + " differs from " + first.origin + " ("
+                + quoted_value(theirs, inside) + " here, " + quoted_value(mine, inside)
+                + " there); only shards of one run (same machine setup, options and build) can be merged");
   }
 }
 

@@ -97,6 +97,10 @@ void check_header(const Dataset& dataset, Checker& checker)
   if (dataset.license.id != "CC-BY-4.0") {
     checker.add("/license/id", "\"" + dataset.license.id + "\": datasets are published under CC-BY-4.0");
   }
+  // Addresses become links on the site: only https, never a javascript: or data: address.
+  if (dataset.license.url.rfind("https://", 0) != 0) {
+    checker.add("/license/url", "\"" + dataset.license.url.substr(0, 80) + "\" is not an https:// address");
+  }
   if (dataset.license.attribution.empty()) {
     checker.add("/license/attribution", "empty: say what a reuser must credit");
   }
@@ -168,6 +172,8 @@ void check_kind(const Dataset& dataset, Checker& checker)
   }
   if (!dataset.provenance.source) {
     checker.add("/provenance/source", "a published reference names its source");
+  } else if (const auto& url = dataset.provenance.source->url; !url.empty() && url.rfind("https://", 0) != 0) {
+    checker.add("/provenance/source/url", "\"" + url.substr(0, 80) + "\" is not an https:// address");
   }
   for (size_t i = 0; i < dataset.results.size(); ++i) {
     const auto& cell = dataset.results[i];

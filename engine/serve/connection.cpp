@@ -8,14 +8,13 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <vector>
 
 namespace layerbench::serve {
 
 namespace {
 
 const std::string k_end_of_head = "\r\n\r\n";
-// A client that reads no response for this long is gone.
-constexpr int k_write_timeout_ms = 5000;
 
 int milliseconds_until(std::chrono::steady_clock::time_point deadline)
 {
@@ -126,14 +125,45 @@ bool Connection::skip_body(std::size_t bytes, std::chrono::milliseconds time)
   return true;
 }
 
+void Connection::start_response(std::chrono::milliseconds patience)
+{
+  m_patience = patience;
+  m_waited = {};
+}
+
+bool Connection::wait_writable()
+{
+  if (wait_for(m_socket, POLLOUT, 0)) {
+    return true;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto left = m_patience - m_waited;
+  if (left <= std::chrono::steady_clock::duration::zero()) {
+    return false;
+  }
+  const bool ready = wait_for(m_socket, POLLOUT, milliseconds_until(start + left));
+  m_waited += std::chrono::steady_clock::now() - start;
+  return ready;
+}
+
+ssize_t Connection::send_some(const char* data, std::size_t size)
+{
+  while (true) {
+    if (!wait_writable()) {
+      return -1;
+    }
+    const ssize_t wrote = ::send(m_socket, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (wrote >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      return wrote;
+    }
+  }
+}
+
 bool Connection::write_all(const std::string& bytes)
 {
   std::size_t sent = 0;
   while (sent < bytes.size()) {
-    if (!wait_for(m_socket, POLLOUT, k_write_timeout_ms)) {
-      return false;
-    }
-    const ssize_t wrote = ::send(m_socket, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    const ssize_t wrote = send_some(bytes.data() + sent, bytes.size() - sent);
     if (wrote <= 0) {
       return false;
     }
@@ -146,7 +176,7 @@ HeadStream::HeadStream(Connection& connection, std::string head) : m_connection(
 
 bool HeadStream::is_readable() const { return m_read < m_head.size(); }
 
-bool HeadStream::is_writable() const { return wait_for(m_connection.socket(), POLLOUT, k_write_timeout_ms); }
+bool HeadStream::is_writable() const { return m_connection.wait_writable(); }
 
 ssize_t HeadStream::read(char* ptr, size_t size)
 {
@@ -156,13 +186,7 @@ ssize_t HeadStream::read(char* ptr, size_t size)
   return static_cast<ssize_t>(count);
 }
 
-ssize_t HeadStream::write(const char* ptr, size_t size)
-{
-  if (!is_writable()) {
-    return -1;
-  }
-  return ::send(m_connection.socket(), ptr, size, MSG_NOSIGNAL);
-}
+ssize_t HeadStream::write(const char* ptr, size_t size) { return m_connection.send_some(ptr, size); }
 
 void HeadStream::get_remote_ip_and_port(std::string& ip, int& port) const
 {
@@ -194,20 +218,76 @@ std::string request_method(const std::string& head)
   return head.substr(0, space);
 }
 
-std::string header_value(const std::string& head, const std::string& name)
+namespace {
+
+// Every value of a header, in order, one per line it appears on.
+std::vector<std::string> header_values(const std::string& head, const std::string& name)
 {
   const std::string wanted = lower(name) + ":";
+  std::vector<std::string> values;
   std::size_t line = head.find("\r\n");
   while (line != std::string::npos && line + 2 < head.size()) {
     const std::size_t start = line + 2;
     const std::size_t end = head.find("\r\n", start);
     const std::string text = head.substr(start, end - start);
     if (lower(text.substr(0, wanted.size())) == wanted) {
-      return trim(text.substr(wanted.size()));
+      values.push_back(trim(text.substr(wanted.size())));
     }
     line = end;
   }
-  return "";
+  return values;
+}
+
+BodyFraming invalid_framing(const std::string& problem)
+{
+  BodyFraming framing;
+  framing.kind = BodyFraming::Kind::invalid;
+  framing.problem = problem;
+  return framing;
+}
+
+} // namespace
+
+std::string header_value(const std::string& head, const std::string& name)
+{
+  const auto values = header_values(head, name);
+  return values.empty() ? "" : values.front();
+}
+
+BodyFraming body_framing(const std::string& head)
+{
+  const auto lengths = header_values(head, "Content-Length");
+  const bool chunked = !header_values(head, "Transfer-Encoding").empty();
+  if (chunked && !lengths.empty()) {
+    return invalid_framing("both Transfer-Encoding and Content-Length");
+  }
+  BodyFraming framing;
+  if (chunked) {
+    framing.kind = BodyFraming::Kind::chunked;
+    return framing;
+  }
+  // "Content-Length: 5, 5" is the same length twice (RFC 9110 8.6); anything else is refused.
+  std::string agreed;
+  for (const auto& value : lengths) {
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      const std::size_t comma = std::min(value.find(',', start), value.size());
+      const std::string item = trim(value.substr(start, comma - start));
+      if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos || item.size() > 18) {
+        return invalid_framing("Content-Length \"" + value + "\" is not a number of bytes");
+      }
+      if (!agreed.empty() && item != agreed) {
+        return invalid_framing("conflicting Content-Length headers (" + agreed + " and " + item + ")");
+      }
+      agreed = item;
+      start = comma + 1;
+    }
+  }
+  if (!agreed.empty()) {
+    framing.kind = BodyFraming::Kind::length;
+    framing.length = std::stoull(agreed);
+  }
+  return framing;
 }
 
 std::string without_range(const std::string& head)

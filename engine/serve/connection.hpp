@@ -31,6 +31,21 @@ public:
   // False when they do not arrive in time.
   bool skip_body(std::size_t bytes, std::chrono::milliseconds time);
 
+  // A client that reads slowly holds a worker thread. Each response may wait for the client to take
+  // its bytes for `patience` in all (nginx's send_timeout bounds each wait; summed, as a slow reader
+  // here holds a thread, not an event). Streams that never fill the socket never wait.
+  void start_response(std::chrono::milliseconds patience);
+  // Whether the client kept the current response waiting for more than a quarter of its patience:
+  // such a connection is closed after it, so that pipelined requests cannot hold a worker response
+  // after response. A client that reads as fast as it can waits far less, even for a large file.
+  bool kept_waiting() const { return m_waited * 4 > m_patience; }
+  // Until the socket takes bytes, within the response's patience; false when it is spent.
+  bool wait_writable();
+
+  // Sends what the socket takes now, after waiting for room within the response's patience: the
+  // count sent, or -1 when the patience is spent or the client is gone. Never blocks in send(2),
+  // where no patience would be counted.
+  ssize_t send_some(const char* data, std::size_t size);
   bool write_all(const std::string& bytes);
   int socket() const { return m_socket; }
 
@@ -38,6 +53,8 @@ private:
   bool fill(std::chrono::steady_clock::time_point deadline);
 
   int m_socket;
+  std::chrono::milliseconds m_patience{0};
+  std::chrono::steady_clock::duration m_waited{};
   std::string m_buffer; // bytes read from the socket and not yet taken as a head or body
   std::string m_head;
 };
@@ -68,6 +85,18 @@ std::string request_method(const std::string& head);
 
 // The value of a header in a request head (names compared without case), or "" when absent.
 std::string header_value(const std::string& head, const std::string& name);
+
+// How a request's body ends (RFC 9112 6.3): a GET may carry one too, and its bytes must never be read
+// as the next request. Transfer-Encoding with Content-Length, a Content-Length that is not one number,
+// or two that disagree, are `invalid`: a proxy in front could take another length than ours.
+struct BodyFraming
+{
+  enum class Kind { none, length, chunked, invalid };
+  Kind kind = Kind::none;
+  std::size_t length = 0; // Kind::length
+  std::string problem;    // Kind::invalid
+};
+BodyFraming body_framing(const std::string& head);
 
 // The head without its Range headers: the server sends whole files, with 200, and says so with
 // "Accept-Ranges: none".

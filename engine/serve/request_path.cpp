@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "serve/request_path.hpp"
 
+#include "util/text.hpp"
+
 #include <optional>
 #include <system_error>
 #include <vector>
@@ -56,47 +58,6 @@ std::optional<std::string> percent_decode(const std::string& text)
   return decoded;
 }
 
-// Strict UTF-8: no overlong forms (the old "%c0%ae" trick for '.'), no surrogates, nothing above
-// U+10FFFF.
-bool is_valid_utf8(const std::string& text)
-{
-  size_t i = 0;
-  while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    size_t length = 0;
-    unsigned long code = 0;
-    unsigned long minimum = 0;
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    }
-    if ((lead & 0xE0) == 0xC0) {
-      length = 2, code = lead & 0x1F, minimum = 0x80;
-    } else if ((lead & 0xF0) == 0xE0) {
-      length = 3, code = lead & 0x0F, minimum = 0x800;
-    } else if ((lead & 0xF8) == 0xF0) {
-      length = 4, code = lead & 0x07, minimum = 0x10000;
-    } else {
-      return false;
-    }
-    if (i + length > text.size()) {
-      return false;
-    }
-    for (size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0) != 0x80) {
-        return false;
-      }
-      code = (code << 6) | (next & 0x3F);
-    }
-    if (code < minimum || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
-      return false;
-    }
-    i += length;
-  }
-  return true;
-}
-
 // Why a decoded path cannot be served, or nullopt when its characters are acceptable.
 std::optional<std::string> forbidden_character(const std::string& decoded)
 {
@@ -115,7 +76,7 @@ std::optional<std::string> forbidden_character(const std::string& decoded)
       return "percent sign after decoding (double-encoded path)";
     }
   }
-  if (!is_valid_utf8(decoded)) {
+  if (!util::is_valid_utf8(decoded)) {
     return "path is not valid UTF-8";
   }
   return std::nullopt;

@@ -49,12 +49,17 @@ const char* const k_fallback_404 = "<!DOCTYPE html>\n<html lang=\"en\"><head><me
                                    "<title>Not found</title></head><body><h1>Not found</h1>"
                                    "<p>There is no page at this address.</p></body></html>\n";
 
+// What the kernel may hold for one connection's unread responses; accepted sockets inherit it from
+// the listening one. Autotuned, it grows to 4 MiB each (tcp_wmem), 560 MiB for 140 slow readers.
+constexpr int k_send_buffer_bytes = 256 * 1024;
+
 // Only SO_REUSEADDR: cpp-httplib's default also sets SO_REUSEPORT, which would let a second server
 // share a port that is in use instead of failing.
 void set_socket_options(int socket)
 {
   int yes = 1;
   ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  ::setsockopt(socket, SOL_SOCKET, SO_SNDBUF, &k_send_buffer_bytes, sizeof(k_send_buffer_bytes));
 }
 
 // cpp-httplib reports a failed bind without its reason; binding a probe socket the same way finds it.
@@ -110,11 +115,14 @@ void refuse(httplib::Response& response, int status, const std::string& reason)
 class HttpServer : public httplib::Server
 {
 public:
+  explicit HttpServer(std::chrono::milliseconds send_patience) : m_send_patience(send_patience) {}
   void widen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
 
 private:
   bool process_and_close_socket(socket_t socket) override;
   void serve_connection(Connection& connection);
+
+  const std::chrono::milliseconds m_send_patience;
 };
 
 namespace {
@@ -131,14 +139,11 @@ std::string plain_response(const std::string& status_line, const std::string& te
 // Answers a method other than GET and HEAD with 405. A body announced by Content-Length is read and
 // dropped so that the connection stays in step; a request without one has none (RFC 9112 6.3). A
 // chunked or oversized body closes the connection instead. True when the connection may go on.
-bool refuse_method(Connection& connection)
+bool refuse_method(Connection& connection, const BodyFraming& framing)
 {
   const std::string& head = connection.head();
-  const std::string length_text = header_value(head, "Content-Length");
-  const bool countable = header_value(head, "Transfer-Encoding").empty()
-                         && length_text.find_first_not_of("0123456789") == std::string::npos && length_text.size() < 10;
-  const std::size_t length = countable && !length_text.empty() ? std::stoul(length_text) : 0;
-  const Close close = countable && length <= k_max_body_bytes && header_value(head, "Connection") != "close"
+  const bool countable = framing.kind != BodyFraming::Kind::chunked;
+  const Close close = countable && framing.length <= k_max_body_bytes && header_value(head, "Connection") != "close"
                         ? Close::no
                         : Close::yes;
   const std::string response = plain_response(
@@ -147,7 +152,25 @@ bool refuse_method(Connection& connection)
   if (!connection.write_all(response) || close == Close::yes) {
     return false;
   }
-  return connection.skip_body(length, k_body_time);
+  return connection.skip_body(framing.length, k_body_time);
+}
+
+// A GET or HEAD may carry a body; it means nothing here, but its bytes are dropped before the request
+// is answered, so that they are never read as the next request. One this server cannot find the end
+// of, or too large, is answered and the connection closed. True when the request may be answered.
+bool drop_body(Connection& connection, const BodyFraming& framing)
+{
+  if (framing.kind == BodyFraming::Kind::chunked) {
+    connection.write_all(plain_response("400 Bad Request", "400 bad request: a GET or HEAD with a chunked body", "",
+                                        Close::yes));
+    return false;
+  }
+  if (framing.length > k_max_body_bytes) {
+    connection.write_all(plain_response("413 Content Too Large", "413 a GET or HEAD with a body of "
+                                        + std::to_string(framing.length) + " bytes", "", Close::yes));
+    return false;
+  }
+  return connection.skip_body(framing.length, k_body_time);
 }
 
 // Closing a socket whose receive buffer still holds bytes (a client still trickling its headers) sends
@@ -189,7 +212,9 @@ bool HttpServer::process_and_close_socket(socket_t socket)
 void HttpServer::serve_connection(Connection& connection)
 {
   for (std::size_t count = 0; count < k_keep_alive_requests && svr_sock_ != INVALID_SOCKET; ++count) {
-    switch (connection.read_head(k_keep_alive_time, k_header_time, k_max_head_bytes)) {
+    const auto head = connection.read_head(k_keep_alive_time, k_header_time, k_max_head_bytes);
+    connection.start_response(m_send_patience);
+    switch (head) {
     case Connection::Head::closed:
       return;
     case Connection::Head::too_slow:
@@ -202,17 +227,25 @@ void HttpServer::serve_connection(Connection& connection)
     case Connection::Head::complete:
       break;
     }
+    const BodyFraming framing = body_framing(connection.head());
+    if (framing.kind == BodyFraming::Kind::invalid) {
+      connection.write_all(plain_response("400 Bad Request", "400 bad request: " + framing.problem, "", Close::yes));
+      return;
+    }
     const std::string method = request_method(connection.head());
     if (method != "GET" && method != "HEAD") {
-      if (!refuse_method(connection)) {
+      if (!refuse_method(connection, framing) || connection.kept_waiting()) {
         return;
       }
       continue;
     }
+    if (!drop_body(connection, framing)) {
+      return;
+    }
     HeadStream stream(connection, without_range(connection.head()));
     bool connection_closed = false;
     const bool last = count + 1 == k_keep_alive_requests;
-    if (!process_request(stream, last, connection_closed, nullptr) || connection_closed) {
+    if (!process_request(stream, last, connection_closed, nullptr) || connection_closed || connection.kept_waiting()) {
       return;
     }
   }
@@ -220,7 +253,10 @@ void HttpServer::serve_connection(Connection& connection)
 
 struct PreviewServer::Impl
 {
-  explicit Impl(ServeOptions serve_options) : options(std::move(serve_options)), events(k_max_event_listeners) {}
+  explicit Impl(ServeOptions serve_options)
+    : options(std::move(serve_options)), events(k_max_event_listeners), http(options.send_patience)
+  {
+  }
 
   void handle_get(const httplib::Request& request, httplib::Response& response);
   bool send_page(httplib::Response& response, const std::filesystem::path& file, int status);

@@ -3,6 +3,7 @@
 
 #include "serve/event_hub.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -17,6 +18,8 @@ struct ServeOptions
   std::string host = "127.0.0.1"; // loopback: a preview is not for the network unless asked
   int port = 8000;                // 0 picks a free one; bind() says which
   LiveReload live_reload = LiveReload::on;
+  // How long, in all, one response may wait for a client that does not read it (Connection::start_response).
+  std::chrono::milliseconds send_patience{5000};
 };
 
 // Serves the files under a root folder, read-only, to GET and HEAD; with live reload it also streams

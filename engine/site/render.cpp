@@ -6,6 +6,7 @@
 #include "site/template_set.hpp"
 #include "site/view_model.hpp"
 #include "util/error.hpp"
+#include "util/file.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -29,12 +30,6 @@ void write(const fs::path& path, const std::string& content)
   }
 }
 
-bool is_within(const fs::path& path, const fs::path& folder)
-{
-  const auto inside = path.lexically_relative(folder);
-  return !inside.empty() && *inside.begin() != "..";
-}
-
 // The write path comes from the entry's own place under `from`, never from where a link points: a
 // link may name any file, so one that leaves the templates folder is refused rather than copied.
 size_t copy_static(const fs::path& from, const fs::path& to, const fs::path& templates_dir)
@@ -45,7 +40,7 @@ size_t copy_static(const fs::path& from, const fs::path& to, const fs::path& tem
   }
   const fs::path templates = fs::canonical(templates_dir);
   for (const auto& entry : fs::recursive_directory_iterator(from)) {
-    if (entry.is_symlink() && !is_within(fs::weakly_canonical(entry.path()), templates)) {
+    if (entry.is_symlink() && !util::is_within(fs::weakly_canonical(entry.path()), templates)) {
       throw Error(entry.path().string() + ": a link to " + fs::read_symlink(entry.path()).string()
                   + ", outside " + templates_dir.string() + "; copy the file in instead");
     }
@@ -97,22 +92,10 @@ void swap_in(const fs::path& fresh, const fs::path& out)
   fs::remove_all(old);
 }
 
-// Absolute, symlinks resolved as far as the path exists, and without a trailing separator, so that
-// comparing names one by one tells whether one path holds another.
-fs::path comparable(const fs::path& path)
-{
-  std::error_code error;
-  auto result = fs::weakly_canonical(fs::absolute(path), error).lexically_normal();
-  if (!result.has_filename() && result.has_relative_path()) {
-    result = result.parent_path();
-  }
-  return result;
-}
-
 // The git checkout holding `path`, if any: its root is never a render target.
 std::optional<fs::path> repository_root(const fs::path& path)
 {
-  for (fs::path folder = comparable(path); !folder.empty(); folder = folder.parent_path()) {
+  for (fs::path folder = util::comparable_path(path); !folder.empty(); folder = folder.parent_path()) {
     if (fs::exists(folder / ".git")) {
       return folder;
     }
@@ -127,12 +110,12 @@ std::optional<fs::path> repository_root(const fs::path& path)
 
 std::optional<std::string> unsafe_out_dir(const RenderOptions& options)
 {
-  const fs::path out = comparable(options.out_dir);
+  const fs::path out = util::comparable_path(options.out_dir);
   std::vector<fs::path> sources = {options.data_dir, options.templates_dir};
   sources.insert(sources.end(), options.extra_datasets.begin(), options.extra_datasets.end());
   for (const auto& source : sources) {
-    const fs::path kept = comparable(source);
-    if (is_within(kept, out) || out == kept || is_within(out, kept)) {
+    const fs::path kept = util::comparable_path(source);
+    if (util::is_within(kept, out) || out == kept || util::is_within(out, kept)) {
       return "it is, holds or is inside " + source.string() + ", which a render there would destroy";
     }
   }
@@ -144,8 +127,8 @@ std::optional<std::string> unsafe_out_dir(const RenderOptions& options)
     roots.emplace_back(home);
   }
   for (const auto& root : roots) {
-    const fs::path kept = comparable(root);
-    if (out == kept || is_within(kept, out)) {
+    const fs::path kept = util::comparable_path(root);
+    if (out == kept || util::is_within(kept, out)) {
       return "it is or holds " + root.string() + ", which a render there would destroy";
     }
   }

@@ -3,6 +3,7 @@
 
 #include "util/error.hpp"
 #include "util/file.hpp"
+#include "util/text.hpp"
 
 #include <md4c-html.h>
 
@@ -105,7 +106,8 @@ void TemplateSet::add_prose(const std::string& name, const std::string& text, co
 std::string TemplateSet::render(const std::map<std::string, Source>& kind,
                                 const std::string& kind_name,
                                 const std::string& name,
-                                const Data& view) const
+                                const Data& view,
+                                Markup markup) const
 {
   const auto found = kind.find(name);
   if (found == kind.end()) {
@@ -126,6 +128,10 @@ std::string TemplateSet::render(const std::map<std::string, Source>& kind,
   if (!engine.is_valid()) {
     throw Error(source.parsed.origin + ": " + engine.error_message());
   }
+  if (markup == Markup::markdown) {
+    // A title or a label in prose is text: "[x](javascript:...)" must not become a link.
+    engine.set_custom_escape(util::markdown_escape);
+  }
   PartialContext context(&view, partials);
   std::string output = engine.render(context);
   if (!engine.is_valid()) {
@@ -136,12 +142,12 @@ std::string TemplateSet::render(const std::map<std::string, Source>& kind,
 
 std::string TemplateSet::render_page(const std::string& name, const Data& view) const
 {
-  return render(m_pages, "page", name, view);
+  return render(m_pages, "page", name, view, Markup::html);
 }
 
 std::string TemplateSet::render_prose(const std::string& name, const Data& view) const
 {
-  const std::string markdown = render(m_prose, "prose", name, view);
+  const std::string markdown = render(m_prose, "prose", name, view, Markup::markdown);
   std::string html;
   if (md_html(markdown.data(), static_cast<MD_SIZE>(markdown.size()), append_html, &html, MD_DIALECT_GITHUB, 0) != 0) {
     throw Error(m_prose.at(name).parsed.origin + ": Markdown could not be rendered");

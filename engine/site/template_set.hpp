@@ -12,7 +12,8 @@ namespace layerbench::site {
 // The templates of the site, read once:
 //   pages/<name>.mustache     one per kind of page, HTML
 //   partials/<name>.mustache  included with {{>name}}
-//   prose/<name>.md           Markdown with Mustache tags: the tags are filled first, then md4c makes HTML
+//   prose/<name>.md           Markdown with Mustache tags: the tags are filled first, each value escaped
+//                             as Markdown text, then md4c makes HTML
 //   static/                   copied as they are (style sheet, script)
 // Every template is checked against its view model before rendering (see template_check.hpp).
 class TemplateSet
@@ -37,9 +38,11 @@ private:
     std::string text;
     PartialSource parsed;
   };
+  // What {{tag}} escapes for: HTML pages, or Markdown prose (made HTML by md4c afterwards).
+  enum class Markup { html, markdown };
   static Source parse(const std::string& text, const std::string& origin);
   std::string render(const std::map<std::string, Source>& kind, const std::string& kind_name,
-                     const std::string& name, const Data& view) const;
+                     const std::string& name, const Data& view, Markup markup) const;
 
   std::map<std::string, Source> m_pages;
   std::map<std::string, Source> m_partials;

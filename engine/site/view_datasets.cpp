@@ -5,6 +5,7 @@
 #include "site/view_pages.hpp"
 #include "dataset/citation.hpp"
 #include "util/format.hpp"
+#include "util/text.hpp"
 
 namespace layerbench::site {
 
@@ -232,18 +233,34 @@ Data parity_view(const dataset::Parity& parity)
   return view;
 }
 
-// The recorded command with its --out replaced: the file it wrote is somebody else's path.
-std::string rerun_command(const std::string& command_line, const std::string& out)
+// The recorded `layerbench run` with its --out replaced (the file it wrote is somebody else's path),
+// every word quoted again: a reader pastes these lines into a shell, and a dataset's text must not
+// become a command there. nullopt when the record is not such a command.
+std::optional<std::string> rerun_command(const std::string& command_line, const std::string& out)
 {
-  std::string command = public_command(command_line);
-  const std::string flag = " --out ";
-  const size_t at = command.find(flag);
-  if (at == std::string::npos) {
-    return command + " --out " + out;
+  auto words = util::shell_words(public_command(command_line));
+  if (!words || words->size() < 2 || (*words)[0] != "layerbench" || (*words)[1] != "run") {
+    return std::nullopt;
   }
-  const size_t start = at + flag.size();
-  const size_t end = std::min(command.find(' ', start), command.size());
-  return command.substr(0, start) + out + command.substr(end);
+  bool replaced = false;
+  for (size_t i = 0; i < words->size(); ++i) {
+    auto& word = (*words)[i];
+    if (word.rfind("--out=", 0) == 0) {
+      word = "--out=" + out;
+      replaced = true;
+    } else if (word == "--out" && i + 1 < words->size()) {
+      (*words)[++i] = out;
+      replaced = true;
+    }
+  }
+  if (!replaced) {
+    words->insert(words->end(), {"--out", out});
+  }
+  std::string command;
+  for (const auto& word : *words) {
+    command += (command.empty() ? "" : " ") + util::shell_quote(word);
+  }
+  return command;
 }
 
 } // namespace
@@ -268,16 +285,17 @@ Data reproduce_steps(const SiteDataset& entry)
     intro += dirty ? "; the uncommitted changes are not recorded, so the checkout below may differ from what ran." : ".";
     view.set("intro", intro + " To measure it again, in a LayerBench checkout on a machine like the one it names:");
     if (known) {
-      lines.push_back(Data("git checkout " + (dirty ? commit.substr(0, commit.rfind('-')) : commit)));
+      lines.push_back(Data("git checkout " + util::shell_quote(dirty ? commit.substr(0, commit.rfind('-')) : commit)));
     }
     lines.push_back(Data(std::string("make build")));
     const auto& env = data.environment;
-    const std::string tunables = env && env->glibc_tunables && !env->glibc_tunables->empty() ? "GLIBC_TUNABLES=" + *env->glibc_tunables + " " : "";
+    const std::string tunables = env && env->glibc_tunables && !env->glibc_tunables->empty()
+                                   ? "GLIBC_TUNABLES=" + util::shell_quote(*env->glibc_tunables) + " "
+                                   : "";
     // A merged or hand-made dataset records another command; its matrix is measured by a plain run.
-    const std::string& recorded = data.provenance.command_line;
-    const std::string command = recorded.rfind("layerbench run", 0) == 0
-                                  ? rerun_command(recorded, mine)
-                                  : "layerbench run --device " + (env ? env->device.type : std::string("cpu")) + " --out " + mine;
+    const auto command = rerun_command(data.provenance.command_line, mine)
+                           .value_or("layerbench run --device " + util::shell_quote(env ? env->device.type : "cpu")
+                                     + " --out " + mine);
     lines.push_back(Data(tunables + "build/" + command));
   }
   lines.push_back(Data("build/layerbench diff " + entry.slug + ".json " + mine));

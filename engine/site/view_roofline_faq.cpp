@@ -6,6 +6,7 @@
 #include "site/view_common.hpp"
 #include "site/view_roofline.hpp"
 #include "util/format.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -55,8 +56,9 @@ Data point_view(const Point& point)
   return view;
 }
 
-// The operators that took most of the forward's own time, largest first:
-// "aten::mkldnn_convolution (81%) and aten::empty (2%)"; "" when the cell was not profiled.
+// The operators that took most of the forward's own time, largest first, as Markdown for the prose's
+// {{{operators}}}: "`aten::mkldnn_convolution` (81%) and `aten::empty` (2%)"; "" when the cell was not
+// profiled. Each name is a code span that shows it as it is, whatever it holds.
 std::string top_operators(const dataset::Cell& cell, size_t count)
 {
   std::vector<const dataset::Operator*> operators;
@@ -68,7 +70,7 @@ std::string top_operators(const dataset::Cell& cell, size_t count)
   std::string text;
   const size_t shown = std::min(count, operators.size());
   for (size_t i = 0; i < shown; ++i) {
-    text += (i == 0 ? "" : i + 1 == shown ? " and " : ", ") + std::string("`") + operators[i]->name + "` ("
+    text += (i == 0 ? "" : i + 1 == shown ? " and " : ", ") + util::markdown_code(operators[i]->name) + " ("
             + fraction_text(share(operators[i])) + ")";
   }
   return text;

@@ -9,7 +9,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace fs = std::filesystem;
+
 namespace layerbench::util {
+
+fs::path comparable_path(const fs::path& path)
+{
+  std::error_code error;
+  auto result = fs::weakly_canonical(fs::absolute(path), error).lexically_normal();
+  if (!result.has_filename() && result.has_relative_path()) {
+    result = result.parent_path();
+  }
+  return result;
+}
+
+bool is_within(const fs::path& path, const fs::path& folder)
+{
+  const auto inside = path.lexically_relative(folder);
+  return !inside.empty() && *inside.begin() != "..";
+}
 
 namespace {
 

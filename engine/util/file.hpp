@@ -11,6 +11,13 @@ namespace layerbench::util {
 
 enum class Overwrite { no, yes };
 
+// Absolute, symlinks resolved as far as the path exists, and without a trailing separator, so that
+// comparing names one by one tells whether one path holds another.
+std::filesystem::path comparable_path(const std::filesystem::path& path);
+
+// Whether `path` is strictly inside `folder`, both compared name by name (see comparable_path).
+bool is_within(const std::filesystem::path& path, const std::filesystem::path& folder);
+
 // The most read_file reads unless told otherwise: a real dataset is far smaller (docs/dataset.md).
 inline constexpr size_t k_max_file_bytes = 64 * 1024 * 1024;
 

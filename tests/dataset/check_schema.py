@@ -143,6 +143,7 @@ CASES = [
     ("created not UTC", put("2026-11-22 04:05:07", "created")),
     ("licence not CC-BY-4.0", put("MIT", "license", "id")),
     ("empty attribution", put("", "license", "attribution")),
+    ("licence url not https", put("javascript:alert(1)", "license", "url")),
     ("batch size zero", put(0, "results", 0, "batch_size")),
     ("ok cell without stats", drop("results", 0, "stats")),
     ("skipped cell without reason", drop("results", 1, "skip_reason")),
