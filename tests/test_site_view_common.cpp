@@ -8,6 +8,11 @@
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 using layerbench::site::Data;
@@ -242,30 +247,58 @@ TEST_CASE("site::build_pages")
     CHECK(text(*totals, "other_faster") == "1");
     CHECK(text(*totals, "unchanged") == "3");
   }
-  SUBCASE("the home table puts a local run first, as \"your run\", and leaves out a replaced version")
+  SUBCASE("the home page has one table per device: the featured one, a local run as \"your run\", no replaced version")
   {
     site::SiteData data = site_of(test::measured());
-    const auto add = [&data](const std::string& id, int version, const std::string& replaces, site::DatasetOrigin origin) {
+    const auto add = [&data](const std::string& id, int version, const std::string& replaces, site::DatasetOrigin origin,
+                             const std::string& device) {
       site::SiteDataset entry;
       entry.data = test::measured();
       entry.data.id = id;
       entry.data.version = version;
       entry.data.replaces = replaces;
+      entry.data.environment->device.name = device;
       entry.slug = id + "-v" + std::to_string(version);
       entry.origin = origin;
       data.datasets.push_back(entry);
     };
-    add("old", 1, "", site::DatasetOrigin::published);
-    add("old", 2, "old@1", site::DatasetOrigin::published);
-    add("mine", 1, "", site::DatasetOrigin::local);
+    add("old", 1, "", site::DatasetOrigin::published, "Other CPU");
+    add("old", 2, "old@1", site::DatasetOrigin::published, "Other CPU");
+    add("same-device", 1, "", site::DatasetOrigin::published, "Test CPU"); // the featured dataset's device
+    add("mine", 1, "", site::DatasetOrigin::local, "Test CPU");
     const auto pages = site::build_pages(data);
-    const auto& groups = page(pages, "index.html").view.get("groups")->list_value();
-    REQUIRE(groups.size() == 2);
-    CHECK(text(groups[0], "slug") == "mine-v1");
-    CHECK(text(groups[0], "label") == "your run");
-    CHECK(text(groups[1], "slug") == "old-v2");
-    const auto& row = page(pages, "index.html").view.get("rows")->list_value().front();
-    CHECK(row.get("side")->list_value().size() == 2);
+    const auto& sections = page(pages, "index.html").view.get("switch")->list_value();
+    REQUIRE(sections.size() == 3);
+    CHECK(text(sections[0], "anchor") == "results");
+    CHECK(text(sections[1], "anchor") == "results-mine-v1");
+    CHECK(text(sections[1], "label") == "your run");
+    CHECK(text(sections[2], "anchor") == "results-old-v2");
+    // Written with the featured table last, so that CSS can hide it when another is targeted.
+    const auto& written = page(pages, "index.html").view.get("results")->list_value();
+    CHECK(text(written.back(), "anchor") == "results");
+  }
+  SUBCASE("the layer page's memory and throughput name the batch size of a dataset that did not measure the headed one")
+  {
+    dataset::Dataset featured = judged({"Linear", "Dropout"}, {1, 8, 32});
+    dataset::Dataset small = judged({"Linear", "Dropout"}, {1, 8});
+    small.id = "test-small";
+    for (auto* d : {&featured, &small}) {
+      for (auto& cell : d->results) {
+        cell.peak_memory_bytes = 2048;
+        cell.throughput_samples_per_s = 1000.0;
+      }
+    }
+    site::SiteData data = site_of(featured);
+    site::SiteDataset entry;
+    entry.slug = "test-small-v1";
+    entry.data = small;
+    data.datasets.push_back(entry);
+    const auto pages = site::build_pages(data);
+    const auto& rows = page(pages, "layers/Linear.html").view.get("rows")->list_value();
+    REQUIRE(rows.size() == 2);
+    CHECK(text(rows[0], "memory").find("BS=") == std::string::npos);
+    CHECK(text(rows[1], "memory").find(" at BS=8") != std::string::npos);
+    CHECK(text(rows[1], "throughput").find(" at BS=8") != std::string::npos);
   }
   SUBCASE("the formulas page notes a layer against the one its note names, from the data")
   {
@@ -333,5 +366,40 @@ TEST_CASE("site::public_commit")
   SUBCASE("a clean commit is unchanged")
   {
     CHECK(site::public_commit("478bd37") == "478bd37");
+  }
+}
+
+TEST_CASE("site::issue_words")
+{
+  SUBCASE("every kind and field of the reference's inconsistency files is worded for a reader")
+  {
+    for (const auto& file : std::filesystem::directory_iterator(std::string(LAYERBENCH_SOURCE_DIR) + "/data/reference")) {
+      if (file.path().extension() != ".json") {
+        continue;
+      }
+      std::ifstream in(file.path());
+      const auto json = nlohmann::json::parse(in);
+      for (const auto& item : json.at("inconsistencies")) {
+        std::vector<std::string> keys{item.at("kind").get<std::string>()};
+        for (const auto& [key, value] : item.items()) {
+          if (key != "kind" && key != "layer") { // the item's heading and its link, not fields
+            keys.push_back(key);
+          }
+        }
+        for (const auto& key : keys) {
+          CAPTURE(key);
+          const std::string words = site::issue_words(key);
+          CHECK(words.find('_') == std::string::npos);
+          // The fallback only swaps underscores for spaces: a worded key reads differently.
+          std::string fallback = key;
+          std::replace(fallback.begin(), fallback.end(), '_', ' ');
+          CHECK(words != fallback);
+        }
+      }
+    }
+  }
+  SUBCASE("an unknown key still reads without underscores")
+  {
+    CHECK(site::issue_words("new_field") == "new field");
   }
 }

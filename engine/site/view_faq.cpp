@@ -85,14 +85,18 @@ Data transformer_answer(const SiteData& site, int batch)
   answer.set("transformer_ms", ms_text(median_ms(data, "TransformerEncoder", batch)));
   answer.set("dropout_ms", ms_text(median_ms(data, "Dropout", batch)));
   answer.set("ratio", ratio_text(*ratio));
+  // The other devices, each by its newest dataset: older versions of one run are not other answers.
   Data others = list();
-  for (size_t i = 0; i < site.datasets.size(); ++i) {
+  for (size_t i : newest_per_device(site)) {
     const auto other = pair_ratio(site.datasets[i].data, "TransformerEncoder", "Dropout", batch);
-    if (i != site.featured && other) {
+    if (i != site.featured && device_text(site.datasets[i].data) != device_text(data) && other) {
       others.push_back(labelled(dataset_label(site.datasets[i]), ratio_text(*other)));
     }
   }
   answer.set("others", others);
+  // Why attention is slow explains the slowest layer only when TransformerEncoder is that layer.
+  const auto timed = by_time(data, batch);
+  answer.set("is_slowest", Data(!timed.empty() && timed.back().layer == "TransformerEncoder"));
   return answer;
 }
 
@@ -135,7 +139,15 @@ Data scaling_answer(const Dataset& data)
   const Scaling& example = conv == all.end() ? all.front() : *conv;
   answer.set("example", example.layer);
   answer.set("example_time", ratio_text(example.time_factor));
-  answer.set("example_throughput", ratio_text(example.throughput_factor));
+  answer.set("example_throughput", (example.throughput_factor >= 1 ? "grows " : "falls to ") + ratio_text(example.throughput_factor));
+  // "A larger batch takes longer but processes more samples per second" is said of every layer only
+  // when every layer does both; otherwise the answer counts the layers that do.
+  const auto gains = static_cast<size_t>(std::count_if(all.begin(), all.end(), [](const Scaling& s) {
+    return s.time_factor > 1 && s.throughput_factor > 1;
+  }));
+  answer.set("every_layer_gains", Data(gains == all.size()));
+  answer.set("gaining", util::format_thousands(static_cast<int64_t>(gains)));
+  answer.set("layers", util::format_thousands(static_cast<int64_t>(all.size())));
   Data rows = list();
   BarChart chart{"bars-scaling", "Throughput gain from batch " + std::to_string(small) + " to batch " + std::to_string(large),
                  "For each layer, samples per second at batch " + std::to_string(large) + " divided by samples per second at batch "
