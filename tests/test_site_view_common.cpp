@@ -277,6 +277,14 @@ TEST_CASE("site::build_pages")
     const auto& written = page(pages, "index.html").view.get("results")->list_value();
     CHECK(text(written.back(), "anchor") == "results");
   }
+  SUBCASE("every page has its own meta description")
+  {
+    const auto pages = site::build_pages(site_of(judged()));
+    for (const auto& spec : pages) {
+      CAPTURE(spec.path);
+      CHECK(text(spec.view, "description").find(text(spec.view, "page_title")) == 0);
+    }
+  }
   SUBCASE("the layer page's memory and throughput name the batch size of a dataset that did not measure the headed one")
   {
     dataset::Dataset featured = judged({"Linear", "Dropout"}, {1, 8, 32});

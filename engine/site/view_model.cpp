@@ -46,7 +46,18 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
     entry.set("current", Data(path == item.path));
     nav.push_back(entry);
   }
+  // The settings pages hang off no page of their own: the menu reaches the featured dataset's, else the first.
+  const auto with_settings = std::find_if(site.datasets.begin(), site.datasets.end(), has_settings_page);
+  if (with_settings != site.datasets.end()) {
+    const SiteDataset& shown = has_settings_page(site.datasets[site.featured]) ? site.datasets[site.featured] : *with_settings;
+    Data entry = object();
+    entry.set("href", root + settings_path(shown));
+    entry.set("label", std::string("Settings"));
+    entry.set("current", Data(path.rfind("settings/", 0) == 0));
+    nav.push_back(entry);
+  }
   view.set("nav", nav);
+  view.set("description", title + ": forward-pass times of PyTorch layers, every figure from a published, citable LayerBench dataset.");
   Data layers = list();
   for (const auto& name : layer_order(site)) {
     layers.push_back(link(root + layer_path(name), name));
