@@ -143,6 +143,28 @@ TEST_CASE("site::featured_facts")
   }
 }
 
+TEST_CASE("site::featured_facts(params_mislead)")
+{
+  dataset::Dataset d = test::measured({"Embedding", "TransformerEncoder"}, {32});
+  d.layers[0].params = 1000;
+  d.layers[1].params = 10;
+  test::cell_of(d, "TransformerEncoder", 32).stats = test::quartiles(50.0, 49.0, 51.0);
+  SUBCASE("said when the layer with the most parameters is not the slowest")
+  {
+    const Data facts = site::featured_facts(d);
+    const Data* mislead = facts.get("params_mislead");
+    REQUIRE(mislead->is_object());
+    CHECK(text(*mislead, "many") == "Embedding");
+    CHECK(text(*mislead, "slow") == "TransformerEncoder");
+  }
+  SUBCASE("left out when the layer with the most parameters is also the slowest")
+  {
+    d.layers[0].params = 1;
+    const Data facts = site::featured_facts(d);
+    CHECK(facts.get("params_mislead")->is_false());
+  }
+}
+
 TEST_CASE("site::speed_class_text")
 {
   SUBCASE("a lone layer is not called Fastest")

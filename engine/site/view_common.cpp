@@ -510,6 +510,34 @@ std::string speed_class_text(const Dataset& data, const dataset::Layer& layer)
   return speed;
 }
 
+namespace {
+
+// "Parameter counts do not predict the time" holds when the layer with the most parameters is not the
+// slowest and the slowest has fewer: {many, many_params, many_ms, slow, slow_params, slow_ms}, else false.
+Data params_mislead(const Dataset& data, int batch, const std::string& slowest)
+{
+  const dataset::Layer* many = nullptr;
+  for (const auto& layer : data.layers) {
+    if (layer.params && median_ms(data, layer.name, batch) && (!many || *layer.params > *many->params)) {
+      many = &layer;
+    }
+  }
+  const dataset::Layer* slow = dataset::find_layer(data, slowest);
+  if (!many || !slow || !slow->params || slow == many || !(*slow->params < *many->params)) {
+    return Data(false);
+  }
+  Data view = object();
+  view.set("many", many->name);
+  view.set("many_params", util::format_thousands(*many->params));
+  view.set("many_ms", ms_text(median_ms(data, many->name, batch)));
+  view.set("slow", slow->name);
+  view.set("slow_params", util::format_thousands(*slow->params));
+  view.set("slow_ms", ms_text(median_ms(data, slow->name, batch)));
+  return view;
+}
+
+} // namespace
+
 Data featured_facts(const Dataset& data)
 {
   const int focus = dataset::reference_batch(data);
@@ -544,6 +572,7 @@ Data featured_facts(const Dataset& data)
   extremes.set("ratio", ratio_text(slowest->second / fastest->second));
   extremes.set("batch", std::to_string(focus));
   facts.set("extremes", extremes);
+  facts.set("params_mislead", params_mislead(data, focus, slowest->first));
   return facts;
 }
 
