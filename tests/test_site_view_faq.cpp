@@ -145,6 +145,18 @@ TEST_CASE("site::faq_page")
     CHECK(!flag(scaling, "every_layer_gains"));
     CHECK(scaling.get("gaining")->string_value() == "1");
   }
+  SUBCASE("a layer's time is said to grow in proportion to the batch only from where its time per sample settles")
+  {
+    dataset::Dataset d = test::measured({"Conv2d", "Dropout"}, {1, 8, 32});
+    test::cell_of(d, "Conv2d", 1).stats = test::quartiles(1.0, 0.99, 1.01);
+    test::cell_of(d, "Conv2d", 8).stats = test::quartiles(4.0, 3.9, 4.1);    // 0.5 ms per sample
+    test::cell_of(d, "Conv2d", 32).stats = test::quartiles(17.0, 16.9, 17.1); // 0.53 ms per sample
+    const Data settled = faq_view(d);
+    CHECK(settled.get("scaling")->get("example_growth")->get("proportional_from")->string_value() == "8");
+    test::cell_of(d, "Conv2d", 32).stats = test::quartiles(40.0, 39.0, 41.0); // 1.25 ms per sample
+    const Data unsettled = faq_view(d);
+    CHECK(unsettled.get("scaling")->get("example_growth")->get("proportional_from")->is_false());
+  }
   SUBCASE("attention is offered as the reason only while TransformerEncoder is the slowest layer")
   {
     dataset::Dataset d = test::measured({"TransformerEncoder", "Dropout", "LSTM"}, {8});

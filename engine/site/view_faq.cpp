@@ -10,6 +10,7 @@
 #include "util/format.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace layerbench::site {
 
@@ -120,6 +121,41 @@ std::vector<Scaling> scalings(const Dataset& data, int small, int large)
   return result;
 }
 
+// Time per sample may differ by this factor and still count as "in proportion to the batch".
+constexpr double k_proportional = 1.2;
+
+// How one layer's time grows with batch size: its median at every batch size, and from which batch
+// size on its time per sample stays within k_proportional (the time then grows in proportion to the
+// batch); "proportional_from" is false when it never settles.
+Data growth_of(const Dataset& data, const std::string& layer, const std::vector<int>& batches)
+{
+  Data times = list();
+  std::vector<std::pair<int, double>> per_sample;
+  for (int batch : batches) {
+    if (const auto ms = median_ms(data, layer, batch)) {
+      times.push_back(labelled(std::to_string(batch), ms_text(*ms)));
+      per_sample.emplace_back(batch, *ms / batch);
+    }
+  }
+  Data view = object();
+  view.set("times", times);
+  view.set("proportional_from", Data(false));
+  // The smallest start whose tail (at least two batch sizes) keeps time per sample within the factor.
+  for (size_t start = 0; start + 1 < per_sample.size(); ++start) {
+    double low = HUGE_VAL;
+    double high = 0;
+    for (size_t i = start; i < per_sample.size(); ++i) {
+      low = std::min(low, per_sample[i].second);
+      high = std::max(high, per_sample[i].second);
+    }
+    if (high / low <= k_proportional) {
+      view.set("proportional_from", std::to_string(per_sample[start].first));
+      break;
+    }
+  }
+  return view;
+}
+
 Data scaling_answer(const Dataset& data)
 {
   const auto batches = batch_sizes(data);
@@ -145,6 +181,7 @@ Data scaling_answer(const Dataset& data)
   const auto gains = static_cast<size_t>(std::count_if(all.begin(), all.end(), [](const Scaling& s) {
     return s.time_factor > 1 && s.throughput_factor > 1;
   }));
+  answer.set("example_growth", growth_of(data, example.layer, batches));
   answer.set("every_layer_gains", Data(gains == all.size()));
   answer.set("gaining", util::format_thousands(static_cast<int64_t>(gains)));
   answer.set("layers", util::format_thousands(static_cast<int64_t>(all.size())));
