@@ -94,6 +94,7 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
     }
     Data row = object();
     row.set("dataset", dataset_label(entry));
+    row.set("heading", dataset_label(entry));
     row.set("href", "../datasets.html#" + entry.slug);
     Data times = list();
     for (int batch : batches) {
@@ -303,6 +304,7 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   // The answer: one row per device, its newest dataset; every version of every dataset is folded below.
   view.set("answer_rows", dataset_rows(site, name, batches, newest_per_device(site)));
   view.set("rows", dataset_rows(site, name, batches, every_dataset(site)));
+  view.set("row_heading", std::string("Dataset"));
   view.set("references", reference_issue_blocks(site, name));
   view.set("operator_blocks", operator_blocks(site, name));
   view.set("corner_blocks", corner_blocks(site, name));

@@ -103,6 +103,7 @@ Data home_rows(const SiteDataset& entry, const std::vector<int>& batches)
   for (const auto& layer : data.layers) {
     Data row = object();
     row.set("name", layer.name);
+    row.set("heading", layer.name);
     row.set("module", layer.module);
     row.set("href", layer_path(layer.name));
     row.set("config", layer.config);
@@ -167,6 +168,7 @@ Data home_results(const SiteData& site)
     section.set("batch_sizes", batch_headers(batches));
     section.set("memory_batch", std::to_string(dataset::reference_batch(entry.data)));
     section.set("rows", home_rows(entry, batches));
+    section.set("row_heading", std::string("Layer type"));
     section.set("noise_misses", noise_miss_note(entry.data, ""));
     section.set("speed_rule", entry.data.kind == dataset::Kind::published_reference
                                 ? std::string("Speed: the source page's own labels, not LayerBench's rule.")
