@@ -3,6 +3,7 @@
 // and the pages built from hand-made datasets (the numbers are test inputs, not measurements).
 #include "site/view_common.hpp"
 #include "site/view_model.hpp"
+#include "site/view_pages.hpp"
 
 #include "test_dataset_fixture.hpp"
 
@@ -162,6 +163,27 @@ TEST_CASE("site::featured_facts(params_mislead)")
     d.layers[0].params = 1;
     const Data facts = site::featured_facts(d);
     CHECK(facts.get("params_mislead")->is_false());
+  }
+}
+
+TEST_CASE("site::settings_page")
+{
+  SUBCASE("the skip reasons are on the page, counted, not only in the cells' hover text")
+  {
+    dataset::Dataset d = test::measured({"Linear", "Dropout"}, {1, 8});
+    for (int batch : {1, 8}) {
+      test::cell_of(d, "Linear", batch) = test::skipped_cell("Linear", batch, "Linear takes no 4-D input");
+    }
+    site::SiteDataset entry;
+    entry.slug = "test-cpu-v1";
+    entry.data = d;
+    const auto spec = site::settings_page(entry, site::object());
+    const Data* reasons = spec.view.get("skip_reasons");
+    REQUIRE(reasons->is_object());
+    const auto& items = reasons->get("reasons")->list_value();
+    REQUIRE(items.size() == 1);
+    CHECK(text(items.front(), "label") == "Linear takes no 4-D input");
+    CHECK(text(items.front(), "value") == "2 cells");
   }
 }
 
