@@ -9,12 +9,12 @@ add_test(NAME site/render_fixtures
           --templates ${CMAKE_SOURCE_DIR}/templates --out ${site_fixture_out}
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(site/render_fixtures PROPERTIES FIXTURES_SETUP site_fixture)
-foreach(check links html table axe phone private)
+foreach(check links html table axe phone private layout words)
   add_test(NAME site/${check} COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py ${check} ${site_fixture_out}
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(site/${check} PROPERTIES FIXTURES_REQUIRED site_fixture SKIP_RETURN_CODE 77 TIMEOUT 600)
 endforeach()
-foreach(check links html axe phone private)
+foreach(check links html axe phone private layout words)
   add_test(NAME site/committed_${check} COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py ${check} ${CMAKE_SOURCE_DIR}/site
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(site/committed_${check} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)

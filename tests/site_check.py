@@ -8,6 +8,7 @@ import html.parser
 import json
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -103,9 +104,6 @@ def check_table(site):
         problems.append("the benchmark table has no rows")
     if "sortable-header" not in dom:
         problems.append("the sorting script did not run")
-    # Other datasets are columns in the HTML itself; the script only adds a checkbox for each.
-    if 'data-group="' in (site / "index.html").read_text(encoding="utf-8") and 'class="groups"' not in dom:
-        problems.append("the benchmark table has dataset columns but the script added no checkboxes for them")
     return problems
 
 
@@ -210,6 +208,162 @@ def check_phone(site, width=390):
                 problems.append(f"{name}: chart text drawn at {found['smallest_chart_px']:.1f} px, under 11 px")
     return problems
 
+# Measured in the browser at both widths (selenium drives chromium; the window is emulated, so 390 px is
+# really 390 px): a page that scrolls sideways, a body cell taken out of its table's flow, a table wider
+# than the window outside a box that scrolls, a layer page over its height budget with every <details>
+# closed, a results table that hides columns at 1280 px, and chart text that is a dataset's id rather than its label.
+LAYOUT_WIDTHS = (1280, 390)
+SCREEN_HEIGHT = 800  # one screen of a 1280 x 800 laptop
+LAYER_PAGE_SCREENS = 2  # the written budget of a layer page at 1280 px, details closed
+
+LAYOUT_PROBE = """
+var out = {height: document.documentElement.scrollHeight, sideways: 0, cells: [], tables: [], chart_text: []};
+var inside = document.documentElement.clientWidth;
+out.sideways = Math.max(document.documentElement.scrollWidth - inside, 0);
+document.querySelectorAll('table').forEach(function (table) {
+  var box = table.getBoundingClientRect();
+  table.querySelectorAll('tbody td, tbody th').forEach(function (cell) {
+    var style = getComputedStyle(cell), rect = cell.getBoundingClientRect();
+    var outside = rect.width > 0 && (rect.left < box.left - 1 || rect.right > box.right + 1 || rect.top < box.top - 1 || rect.bottom > box.bottom + 1);
+    if ((style.position === 'absolute' || style.position === 'fixed' || outside) && out.cells.length < 5) {
+      out.cells.push((table.id || table.className || 'table') + ': "' + cell.textContent.trim().slice(0, 40) + '" (' + style.position + ')');
+    }
+  });
+  if (box.width > inside + 1) {
+    var scrolls = false;
+    for (var up = table.parentElement; up && up !== document.body; up = up.parentElement) {
+      var overflow = getComputedStyle(up).overflowX;
+      if ((overflow === 'auto' || overflow === 'scroll') && up.getBoundingClientRect().width <= inside + 1) { scrolls = true; break; }
+    }
+    if (!scrolls) { out.tables.push((table.id || table.querySelector('caption, th').textContent.trim().slice(0, 40)) + ': ' + Math.round(box.width) + ' px'); }
+  }
+});
+var results = document.querySelector('#benchmark');
+if (results) { out.results_hidden = Math.max(Math.round(results.getBoundingClientRect().width - results.parentElement.clientWidth), 0); }
+document.querySelectorAll('svg text').forEach(function (text) { out.chart_text.push(text.textContent.trim()); });
+return out;
+"""
+
+
+def browser_session():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        skip("selenium is not installed (PyPI selenium); run scripts/setup.sh")
+    driver_path = shutil.which("chromedriver")
+    if not driver_path:
+        skip("chromedriver is not installed (Debian package chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files"):
+        options.add_argument(argument)
+    return webdriver.Chrome(options=options, service=Service(driver_path))
+
+
+def measure_pages(site, names=None):
+    """{page: {width: probe result}} for every page (or those named) at both widths."""
+    names = names or [str(p.relative_to(site)) for p in pages(site)]
+    found = {}
+    driver = browser_session()
+    try:
+        for width in LAYOUT_WIDTHS:
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": width, "height": SCREEN_HEIGHT, "deviceScaleFactor": 1, "mobile": False})
+            for name in names:
+                driver.get((site / name).resolve().as_uri())
+                found.setdefault(name, {})[width] = driver.execute_script(LAYOUT_PROBE)
+    finally:
+        driver.quit()
+    return found
+
+
+def dataset_ids(site):
+    """The ids and slugs of the site's datasets (site/data/<slug>.json), which a chart must not show."""
+    slugs = {p.stem for p in (site / "data").glob("*.json")}
+    return slugs | {slug.rsplit("-v", 1)[0] for slug in slugs}
+
+
+def check_layout(site):
+    ids = dataset_ids(site)
+    problems = []
+    budget = LAYER_PAGE_SCREENS * SCREEN_HEIGHT
+    for name, widths in measure_pages(site).items():
+        for width, found in widths.items():
+            where = f"{name} at {width} px"
+            if found["sideways"] > 0:
+                problems.append(f"{where}: the page scrolls sideways by {found['sideways']} px")
+            problems += [f"{where}: a table cell is out of the table's flow: {cell}" for cell in found["cells"]]
+            problems += [f"{where}: a table wider than the window, not in a scrolling box: {table}" for table in found["tables"]]
+            for text in found["chart_text"]:
+                if any(text == i or text.startswith(i + " ") for i in ids):
+                    problems.append(f"{where}: chart text {text!r} is a dataset id; use the dataset's label")
+            if width == 1280 and found.get("results_hidden", 0) > 0:
+                problems.append(f"{where}: the results table hides {found['results_hidden']} px of columns behind a scroll bar")
+            if name.startswith("layers/") and width == 1280 and found["height"] > budget:
+                problems.append(f"{where}: {found['height']} px tall with details closed, over the budget of "
+                                f"{budget} px ({LAYER_PAGE_SCREENS} screens of {SCREEN_HEIGHT})")
+        print(f"{name}: " + ", ".join(f"{w} px wide: {f['height']} px tall" for w, f in widths.items()))
+    return problems
+
+
+def print_heights(site):
+    """Not a check: every page's height at both widths, for a change's before and after."""
+    for name, widths in measure_pages(site).items():
+        print(f"{name:70s} " + "  ".join(f"{w}: {f['height']:6d}" for w, f in widths.items()))
+    return []
+
+
+class VisibleText(html.parser.HTMLParser):
+    """The prose a reader sees (text outside <code>, <pre>, <script>, <style>), and apart from it the
+    labels: table headers, captions and the terms of definition lists (headings may quote a title)."""
+    HIDDEN = {"code", "pre", "script", "style", "kbd", "samp"}
+    LABELS = {"th", "dt", "caption"}
+
+    def __init__(self):
+        super().__init__()
+        self.hidden, self.labels, self.text, self.label_text = 0, 0, [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in self.HIDDEN
+        self.labels += tag in self.LABELS
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in self.HIDDEN
+        self.labels -= tag in self.LABELS
+
+    def handle_data(self, data):
+        if self.hidden == 0:
+            self.text.append(data)
+            if self.labels > 0:
+                self.label_text.append(data)
+
+
+# Words from the code and the tracker that mean nothing to a reader of a page: a file's keys shown
+# as they are or with spaces for underscores, issue numbers, and terms no page defines.
+INTERNAL_WORDS = [(re.compile(r"\b(?:page over formula|implied flop per s|flops per mac|formula value|page ms)\b", re.I), "a file's key"),
+                  (re.compile(r"\bissue \d+\b", re.I), "a tracker's issue number"),
+                  (re.compile(r"\bfocus batch\b", re.I), "an undefined term")]
+# A label (heading, header, term) is never a program's key.
+RAW_KEY = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+
+
+def check_words(site):
+    problems = []
+    for page in pages(site):
+        parser = VisibleText()
+        parser.feed(page.read_text(encoding="utf-8"))
+        text = "\n".join(parser.text)
+        for pattern, what in INTERNAL_WORDS:
+            found = sorted(set(m.group(0) for m in pattern.finditer(text)))
+            if found:
+                problems.append(f"{page.relative_to(site)}: {what} in the prose: {', '.join(found[:6])}")
+        keys = sorted(set(RAW_KEY.findall("\n".join(parser.label_text))))
+        if keys:
+            problems.append(f"{page.relative_to(site)}: a program's key as a label: {', '.join(keys[:6])}")
+    print(f"{len(pages(site))} pages searched for internal words")
+    return problems
+
 
 def check_private(site):
     """No local path, path outside the repository or -dirty commit on a page."""
@@ -252,7 +406,7 @@ def main():
     if check != "committed" and not (site / "index.html").exists():
         skip(f"{site} has no index.html: render the site first")
     checks = {"links": check_links, "html": check_html, "table": check_table, "axe": check_axe, "phone": check_phone,
-              "private": check_private}
+              "private": check_private, "layout": check_layout, "words": check_words, "heights": print_heights}
     problems = check_committed(site, sys.argv[3]) if check == "committed" else checks[check](site)
     for problem in problems:
         print(f"FAIL: {problem}")

@@ -2,7 +2,12 @@
 #include "site/chart.hpp"
 #include "test_text.hpp"
 
+#include "util/error.hpp"
+
 #include <doctest/doctest.h>
+
+#include <set>
+#include <string>
 
 using layerbench::site::BarChart;
 using layerbench::site::LineChart;
@@ -46,6 +51,22 @@ TEST_CASE("site::render_svg")
     const std::string svg = render_svg(chart);
     CHECK(layerbench::test::count_of(svg, "stroke-dasharray") == 2);
     CHECK(svg.find(">ref-v1 (reference)</text>") != std::string::npos);
+  }
+  SUBCASE("every line of a chart has its own colour, and a ninth line is refused rather than repeating one")
+  {
+    LineChart chart{"c", "t", "d", "x", "y", {}};
+    for (int i = 0; i < 8; ++i) {
+      chart.series.push_back({"run " + std::to_string(i), {{1, 0.02 + i}, {8, 0.05 + i}}});
+    }
+    const std::string svg = render_svg(chart);
+    std::set<std::string> colours;
+    for (size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) {
+      const size_t start = svg.find("stroke=\"", at) + 8;
+      colours.insert(svg.substr(start, svg.find('"', start) - start));
+    }
+    CHECK(colours.size() == 8);
+    chart.series.push_back({"run 8", {{1, 9.0}, {8, 9.5}}});
+    CHECK_THROWS_AS(render_svg(chart), layerbench::Error);
   }
   SUBCASE("a bar chart has one bar per value, longer for larger values")
   {

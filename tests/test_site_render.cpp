@@ -3,6 +3,8 @@
 #include "util/error.hpp"
 #include "util/file.hpp"
 
+#include "test_text.hpp"
+
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -72,7 +74,7 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string home = read(work / "site/index.html");
-    CHECK(home.find("<table class=\"sortable\" id=\"benchmark\">") != std::string::npos);
+    CHECK(home.find("<table class=\"sortable results-table\" id=\"benchmark\">") != std::string::npos);
     CHECK(home.find(">73,856<") != std::string::npos); // Conv2d params of the fixture
     CHECK(home.find("title=\"p25 ") != std::string::npos);
     CHECK(home.find(">skipped<") != std::string::npos);
@@ -85,8 +87,7 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string home = read(work / "site/index.html");
-    CHECK(home.find("<caption>Median forward time per batch (ms): Fixture,") != std::string::npos);
-    CHECK(home.find("<th scope=\"colgroup\" colspan=\"6\" class=\"group\"><a href=\"datasets.html#fixture-cpu-v1\">")
+    CHECK(home.find("<section id=\"results\" class=\"results featured\">\n<h3><a href=\"datasets.html#fixture-cpu-v1\">")
           != std::string::npos);
   }
   SUBCASE("a dataset whose bytes differ from the catalog's sha256 is refused")
@@ -110,23 +111,26 @@ TEST_CASE("site::render")
     const std::string datasets = read(work / "site/datasets.html");
     CHECK(datasets.find("Fixture CPU run · v1 (local run)") != std::string::npos);
     const std::string home = read(work / "site/index.html");
-    CHECK(home.find("From <a href=\"datasets.html#fixture-cpu-v1\">") != std::string::npos);
-    // A column of the home table, beside the featured dataset, called "your run" and placed first.
-    const size_t mine = home.find("data-group=\"local-fixture-cpu-v1\"><a href=\"datasets.html#local-fixture-cpu-v1\" ");
+    // A table of its own, called "your run", first in the device switch after the featured dataset.
+    const size_t featured = home.find("<li><a href=\"#results\">");
+    const size_t mine = home.find("<li><a href=\"#results-local-fixture-cpu-v1\">your run</a></li>");
+    CHECK(featured != std::string::npos);
     CHECK(mine != std::string::npos);
-    CHECK(home.find("(local run)\">your run</a>", mine) != std::string::npos);
-    CHECK(mine < home.find("data-group=\"fixture-reference-v1\">"));
-    CHECK(home.find("<td class=\"num side\" data-group=\"local-fixture-cpu-v1\"") != std::string::npos);
+    CHECK(featured < mine);
+    CHECK(mine < home.find("<li><a href=\"#results-fixture-reference-v1\">"));
+    CHECK(home.find("<section id=\"results-local-fixture-cpu-v1\" class=\"results\">") != std::string::npos);
   }
-  SUBCASE("the home table shows every other dataset in a column group of its own, no script needed")
+  SUBCASE("the home page shows one table, the featured dataset's; the others are a link away, no script needed")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string home = read(work / "site/index.html");
-    CHECK(home.find("<th scope=\"colgroup\" colspan=\"6\" class=\"group\"><a href=\"datasets.html#fixture-cpu-v1\">")
-          != std::string::npos); // four batch sizes, memory and speed
-    CHECK(home.find("<th scope=\"col\" class=\"num side\" data-group=\"fixture-reference-v1\">BS=32 (ms)</th>")
-          != std::string::npos);
-    CHECK(home.find("data-group=\"fixture-cpu-v1\"") == std::string::npos); // the featured dataset is not repeated
+    CHECK(layerbench::test::count_of(home, "<table class=\"sortable results-table\"") == 2); // the fixture's two devices
+    const size_t other = home.find("<section id=\"results-fixture-reference-v1\" class=\"results\">");
+    const size_t featured = home.find("<section id=\"results\" class=\"results featured\">");
+    CHECK(other != std::string::npos);
+    CHECK(other < featured); // so that `.results:target ~ .results.featured` hides the featured one
+    CHECK(home.find("(transcribed, not measured by LayerBench)") != std::string::npos);
+    CHECK(home.find("data-group=") == std::string::npos); // no columns of other datasets
   }
   SUBCASE("--base-url puts the page's address into the citations; without it no address is made up")
   {
@@ -205,10 +209,10 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
-    CHECK(compare.find("<dt>pytorch</dt><dd>0</dd>") != std::string::npos);
-    CHECK(compare.find("<strong>params differ from pytorch</strong>: <a href=\"../layers/Dropout.html\">Dropout</a>") != std::string::npos);
-    CHECK(compare.find("<dt>bindings</dt><dd>p = 0.5, n = 4</dd>") != std::string::npos); // the file's order
-    CHECK(compare.find("<dt>page over formula</dt><dd>1.5</dd>") != std::string::npos);
+    CHECK(compare.find("<dt>PyTorch&apos;s count</dt><dd>0</dd>") != std::string::npos);
+    CHECK(compare.find("<strong>Parameter count differs from PyTorch&apos;s</strong>: <a href=\"../layers/Dropout.html\">Dropout</a>") != std::string::npos);
+    CHECK(compare.find("<dt>Values put in</dt><dd>p = 0.5, n = 4</dd>") != std::string::npos); // the file's order
+    CHECK(compare.find("<dt>The page&apos;s figure over the formula&apos;s</dt><dd>1.5</dd>") != std::string::npos);
   }
   SUBCASE("an invalid dataset stops the render and leaves the previous site untouched")
   {
@@ -256,7 +260,7 @@ TEST_CASE("site::render")
     layerbench::site::render(fixture_options(work / "site"));
     // The fixture's catalog is 1.0.0: labels derived from each device ("Fixture CPU"; the reference names none).
     const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
-    CHECK(compare.find("<h1>Fixture against fixture-reference reference</h1>") != std::string::npos);
+    CHECK(compare.find("<h1>Fixture against Fixture reference</h1>") != std::string::npos);
     const std::string datasets = read(work / "site/datasets.html");
     CHECK(datasets.find("<h2 id=\"fixture-cpu-v1-heading\">Fixture CPU run · v1</h2>") != std::string::npos);
     CHECK(datasets.find("<tr><th scope=\"row\">Short name</th><td>Fixture</td></tr>") != std::string::npos);

@@ -3,11 +3,17 @@
 // and the pages built from hand-made datasets (the numbers are test inputs, not measurements).
 #include "site/view_common.hpp"
 #include "site/view_model.hpp"
+#include "site/view_pages.hpp"
 
 #include "test_dataset_fixture.hpp"
 
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 using layerbench::site::Data;
@@ -138,6 +144,49 @@ TEST_CASE("site::featured_facts")
   }
 }
 
+TEST_CASE("site::featured_facts(params_mislead)")
+{
+  dataset::Dataset d = test::measured({"Embedding", "TransformerEncoder"}, {32});
+  d.layers[0].params = 1000;
+  d.layers[1].params = 10;
+  test::cell_of(d, "TransformerEncoder", 32).stats = test::quartiles(50.0, 49.0, 51.0);
+  SUBCASE("said when the layer with the most parameters is not the slowest")
+  {
+    const Data facts = site::featured_facts(d);
+    const Data* mislead = facts.get("params_mislead");
+    REQUIRE(mislead->is_object());
+    CHECK(text(*mislead, "many") == "Embedding");
+    CHECK(text(*mislead, "slow") == "TransformerEncoder");
+  }
+  SUBCASE("left out when the layer with the most parameters is also the slowest")
+  {
+    d.layers[0].params = 1;
+    const Data facts = site::featured_facts(d);
+    CHECK(facts.get("params_mislead")->is_false());
+  }
+}
+
+TEST_CASE("site::settings_page")
+{
+  SUBCASE("the skip reasons are on the page, counted, not only in the cells' hover text")
+  {
+    dataset::Dataset d = test::measured({"Linear", "Dropout"}, {1, 8});
+    for (int batch : {1, 8}) {
+      test::cell_of(d, "Linear", batch) = test::skipped_cell("Linear", batch, "Linear takes no 4-D input");
+    }
+    site::SiteDataset entry;
+    entry.slug = "test-cpu-v1";
+    entry.data = d;
+    const auto spec = site::settings_page(entry, site::object());
+    const Data* reasons = spec.view.get("skip_reasons");
+    REQUIRE(reasons->is_object());
+    const auto& items = reasons->get("reasons")->list_value();
+    REQUIRE(items.size() == 1);
+    CHECK(text(items.front(), "label") == "Linear takes no 4-D input");
+    CHECK(text(items.front(), "value") == "2 cells");
+  }
+}
+
 TEST_CASE("site::speed_class_text")
 {
   SUBCASE("a lone layer is not called Fastest")
@@ -242,30 +291,66 @@ TEST_CASE("site::build_pages")
     CHECK(text(*totals, "other_faster") == "1");
     CHECK(text(*totals, "unchanged") == "3");
   }
-  SUBCASE("the home table puts a local run first, as \"your run\", and leaves out a replaced version")
+  SUBCASE("the home page has one table per device: the featured one, a local run as \"your run\", no replaced version")
   {
     site::SiteData data = site_of(test::measured());
-    const auto add = [&data](const std::string& id, int version, const std::string& replaces, site::DatasetOrigin origin) {
+    const auto add = [&data](const std::string& id, int version, const std::string& replaces, site::DatasetOrigin origin,
+                             const std::string& device) {
       site::SiteDataset entry;
       entry.data = test::measured();
       entry.data.id = id;
       entry.data.version = version;
       entry.data.replaces = replaces;
+      entry.data.environment->device.name = device;
       entry.slug = id + "-v" + std::to_string(version);
       entry.origin = origin;
       data.datasets.push_back(entry);
     };
-    add("old", 1, "", site::DatasetOrigin::published);
-    add("old", 2, "old@1", site::DatasetOrigin::published);
-    add("mine", 1, "", site::DatasetOrigin::local);
+    add("old", 1, "", site::DatasetOrigin::published, "Other CPU");
+    add("old", 2, "old@1", site::DatasetOrigin::published, "Other CPU");
+    add("same-device", 1, "", site::DatasetOrigin::published, "Test CPU"); // the featured dataset's device
+    add("mine", 1, "", site::DatasetOrigin::local, "Test CPU");
     const auto pages = site::build_pages(data);
-    const auto& groups = page(pages, "index.html").view.get("groups")->list_value();
-    REQUIRE(groups.size() == 2);
-    CHECK(text(groups[0], "slug") == "mine-v1");
-    CHECK(text(groups[0], "label") == "your run");
-    CHECK(text(groups[1], "slug") == "old-v2");
-    const auto& row = page(pages, "index.html").view.get("rows")->list_value().front();
-    CHECK(row.get("side")->list_value().size() == 2);
+    const auto& sections = page(pages, "index.html").view.get("switch")->list_value();
+    REQUIRE(sections.size() == 3);
+    CHECK(text(sections[0], "anchor") == "results");
+    CHECK(text(sections[1], "anchor") == "results-mine-v1");
+    CHECK(text(sections[1], "label") == "your run");
+    CHECK(text(sections[2], "anchor") == "results-old-v2");
+    // Written with the featured table last, so that CSS can hide it when another is targeted.
+    const auto& written = page(pages, "index.html").view.get("results")->list_value();
+    CHECK(text(written.back(), "anchor") == "results");
+  }
+  SUBCASE("every page has its own meta description")
+  {
+    const auto pages = site::build_pages(site_of(judged()));
+    for (const auto& spec : pages) {
+      CAPTURE(spec.path);
+      CHECK(text(spec.view, "description").find(text(spec.view, "page_title")) == 0);
+    }
+  }
+  SUBCASE("the layer page's memory and throughput name the batch size of a dataset that did not measure the headed one")
+  {
+    dataset::Dataset featured = judged({"Linear", "Dropout"}, {1, 8, 32});
+    dataset::Dataset small = judged({"Linear", "Dropout"}, {1, 8});
+    small.id = "test-small";
+    for (auto* d : {&featured, &small}) {
+      for (auto& cell : d->results) {
+        cell.peak_memory_bytes = 2048;
+        cell.throughput_samples_per_s = 1000.0;
+      }
+    }
+    site::SiteData data = site_of(featured);
+    site::SiteDataset entry;
+    entry.slug = "test-small-v1";
+    entry.data = small;
+    data.datasets.push_back(entry);
+    const auto pages = site::build_pages(data);
+    const auto& rows = page(pages, "layers/Linear.html").view.get("rows")->list_value();
+    REQUIRE(rows.size() == 2);
+    CHECK(text(rows[0], "memory").find("BS=") == std::string::npos);
+    CHECK(text(rows[1], "memory").find(" at BS=8") != std::string::npos);
+    CHECK(text(rows[1], "throughput").find(" at BS=8") != std::string::npos);
   }
   SUBCASE("the formulas page notes a layer against the one its note names, from the data")
   {
@@ -333,5 +418,40 @@ TEST_CASE("site::public_commit")
   SUBCASE("a clean commit is unchanged")
   {
     CHECK(site::public_commit("478bd37") == "478bd37");
+  }
+}
+
+TEST_CASE("site::issue_words")
+{
+  SUBCASE("every kind and field of the reference's inconsistency files is worded for a reader")
+  {
+    for (const auto& file : std::filesystem::directory_iterator(std::string(LAYERBENCH_SOURCE_DIR) + "/data/reference")) {
+      if (file.path().extension() != ".json") {
+        continue;
+      }
+      std::ifstream in(file.path());
+      const auto json = nlohmann::json::parse(in);
+      for (const auto& item : json.at("inconsistencies")) {
+        std::vector<std::string> keys{item.at("kind").get<std::string>()};
+        for (const auto& [key, value] : item.items()) {
+          if (key != "kind" && key != "layer") { // the item's heading and its link, not fields
+            keys.push_back(key);
+          }
+        }
+        for (const auto& key : keys) {
+          CAPTURE(key);
+          const std::string words = site::issue_words(key);
+          CHECK(words.find('_') == std::string::npos);
+          // The fallback only swaps underscores for spaces: a worded key reads differently.
+          std::string fallback = key;
+          std::replace(fallback.begin(), fallback.end(), '_', ' ');
+          CHECK(words != fallback);
+        }
+      }
+    }
+  }
+  SUBCASE("an unknown key still reads without underscores")
+  {
+    CHECK(site::issue_words("new_field") == "new field");
   }
 }

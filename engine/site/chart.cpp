@@ -3,6 +3,7 @@
 
 #include "site/svg.hpp"
 
+#include "util/error.hpp"
 #include "util/format.hpp"
 
 #include <algorithm>
@@ -17,7 +18,9 @@ namespace {
 using util::format_fixed;
 using namespace svg;
 
-constexpr std::array<const char*, 6> k_colors = {"#1f5fa8", "#c2410c", "#15803d", "#7e22ce", "#a16207", "#be123c"};
+// Distinct hues, each dark enough for text contrast on white; a chart never reuses one (render_svg throws).
+constexpr std::array<const char*, 8> k_colors = {"#1f5fa8", "#c2410c", "#15803d", "#7e22ce",
+                                                 "#a16207", "#be123c", "#0e7490", "#4d4d4d"};
 
 struct Frame
 {
@@ -43,6 +46,11 @@ std::string render_svg(const LineChart& chart)
   }
   if (xs.empty()) {
     return "";
+  }
+  if (chart.series.size() > k_colors.size()) {
+    // Two lines of one colour cannot be told apart: draw small multiples instead.
+    throw Error("chart \"" + chart.title + "\": " + std::to_string(chart.series.size()) + " lines, but only "
+                + std::to_string(k_colors.size()) + " distinct colours");
   }
   const Frame frame;
   const double legend_top = frame.top + frame.height + 52;
@@ -72,7 +80,7 @@ std::string render_svg(const LineChart& chart)
                  " class=\"label\" transform=\"rotate(-90 16 " + px(frame.top + frame.height / 2) + ")\"");
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const auto& series = chart.series[i];
-    const std::string color = k_colors[i % k_colors.size()];
+    const std::string color = k_colors[i];
     std::string points;
     for (const auto& point : series.points) {
       points += (points.empty() ? "" : " ") + px(x_of(point.x)) + "," + px(y_of(point.y));

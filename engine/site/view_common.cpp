@@ -280,6 +280,41 @@ std::string public_commit(const std::string& commit)
   return commit;
 }
 
+bool replaced_on_site(const SiteData& site, const SiteDataset& entry)
+{
+  const std::string key = entry.data.id + "@" + std::to_string(entry.data.version);
+  return std::any_of(site.datasets.begin(), site.datasets.end(), [&](const SiteDataset& other) {
+    return other.origin == DatasetOrigin::published && other.data.replaces == key;
+  });
+}
+
+std::vector<size_t> newest_per_device(const SiteData& site)
+{
+  std::vector<size_t> chosen;
+  const auto better = [&](size_t a, size_t b) {
+    const auto& x = site.datasets[a].data;
+    const auto& y = site.datasets[b].data;
+    const size_t x_batches = batch_sizes(x).size();
+    const size_t y_batches = batch_sizes(y).size();
+    return x_batches != y_batches ? x_batches > y_batches : x.created > y.created;
+  };
+  for (size_t i = 0; i < site.datasets.size(); ++i) {
+    const SiteDataset& entry = site.datasets[i];
+    if (entry.origin == DatasetOrigin::published && replaced_on_site(site, entry)) {
+      continue;
+    }
+    const auto same_device = std::find_if(chosen.begin(), chosen.end(), [&](size_t j) {
+      return site.datasets[j].origin == entry.origin && device_text(site.datasets[j].data) == device_text(entry.data);
+    });
+    if (same_device == chosen.end()) {
+      chosen.push_back(i);
+    } else if (better(i, *same_device)) {
+      *same_device = i;
+    }
+  }
+  return chosen;
+}
+
 std::string dataset_label(const SiteDataset& entry)
 {
   return entry.origin == DatasetOrigin::local ? entry.label + " (local run)" : entry.label;
@@ -331,26 +366,75 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root)
 
 namespace {
 
-std::string humanized(std::string key)
+struct Wording
 {
-  std::replace(key.begin(), key.end(), '_', ' ');
-  return key;
-}
+  const char* key;
+  const char* words;
+};
+
+// What a reader sees for each kind and field of an inconsistency file: the file's keys are for
+// programs ("page_over_formula"), a page says what they mean.
+constexpr Wording k_issue_words[] = {
+  {"params_differ_from_pytorch", "Parameter count differs from PyTorch's"},
+  {"params_differ_from_page_formula", "Parameter count differs from the page's own formula"},
+  {"flops_differ_from_page_formula", "FLOPs differ from the page's own formula"},
+  {"claim_differs_from_table", "A claim in the text differs from the page's table"},
+  {"flops_per_mac_differs", "FLOPs per multiply-accumulate differ between the page's formulas"},
+  {"implied_rate_above_peak", "Implied arithmetic rate above the device's peak"},
+  {"memory_below_input", "Memory column below the size of the input"},
+  {"config", "Configuration"},
+  {"page", "The page's figure"},
+  {"pytorch", "PyTorch's count"},
+  {"pytorch_source", "Counted by"},
+  {"formula", "Formula"},
+  {"bindings", "Values put in"},
+  {"formula_value", "The formula gives"},
+  {"page_over_formula", "The page's figure over the formula's"},
+  {"claim", "Claim"},
+  {"claimed", "Figure claimed"},
+  {"table", "The table gives"},
+  {"where", "Where"},
+  {"elsewhere", "Elsewhere on the page"},
+  {"flops_per_mac", "FLOPs per multiply-accumulate"},
+  {"computation", "Computation"},
+  {"note", "Note"},
+  {"batch_size", "Batch size"},
+  {"flops_per_sample", "FLOPs per sample"},
+  {"page_ms", "The page's time (ms)"},
+  {"implied_flop_per_s", "Implied rate (FLOP/s)"},
+  {"peak_flop_per_s", "Device's peak (FLOP/s)"},
+  {"peak_source", "Peak from"},
+  {"input_bytes", "Input size (bytes)"},
+  {"page_memory_bytes", "The page's memory (bytes)"},
+};
 
 Data issue_view(const Inconsistency& issue)
 {
   Data view = object();
-  view.set("kind", issue.kind.empty() ? std::string("inconsistency") : humanized(issue.kind));
+  view.set("kind", issue.kind.empty() ? std::string("Inconsistency") : issue_words(issue.kind));
   view.set("layer", issue.layer.empty() ? Data(false) : Data(issue.layer));
   Data fields = list();
   for (const auto& [key, value] : issue.fields) {
-    fields.push_back(labelled(humanized(key), value));
+    fields.push_back(labelled(issue_words(key), value));
   }
   view.set("fields", fields);
   return view;
 }
 
 } // namespace
+
+std::string issue_words(const std::string& key)
+{
+  for (const auto& wording : k_issue_words) {
+    if (key == wording.key) {
+      return wording.words;
+    }
+  }
+  // A key added to the file format before it is worded here: shown as a phrase, and test_site_view_common fails.
+  std::string words = key;
+  std::replace(words.begin(), words.end(), '_', ' ');
+  return words;
+}
 
 Data known_issues(const SiteData& site, const std::string& dataset_id, const std::string& layer)
 {
@@ -408,17 +492,51 @@ size_t timed_layers(const Dataset& data, int batch)
 
 } // namespace
 
-std::string speed_class_text(const Dataset& data, const dataset::Layer& layer)
+std::string speed_class_of(const Dataset& data, const dataset::Layer& layer)
 {
   // A class compares a layer with the others: with one layer timed there is nothing to compare.
   if (layer.speed_class.empty() || timed_layers(data, dataset::reference_batch(data)) < 2) {
     return k_missing;
   }
-  if (data.kind == dataset::Kind::published_reference) {
-    return layer.speed_class + " (the source page's label, not LayerBench's rule)";
-  }
   return layer.speed_class;
 }
+
+std::string speed_class_text(const Dataset& data, const dataset::Layer& layer)
+{
+  const std::string speed = speed_class_of(data, layer);
+  if (speed != k_missing && data.kind == dataset::Kind::published_reference) {
+    return speed + " (the source page's label, not LayerBench's rule)";
+  }
+  return speed;
+}
+
+namespace {
+
+// "Parameter counts do not predict the time" holds when the layer with the most parameters is not the
+// slowest and the slowest has fewer: {many, many_params, many_ms, slow, slow_params, slow_ms}, else false.
+Data params_mislead(const Dataset& data, int batch, const std::string& slowest)
+{
+  const dataset::Layer* many = nullptr;
+  for (const auto& layer : data.layers) {
+    if (layer.params && median_ms(data, layer.name, batch) && (!many || *layer.params > *many->params)) {
+      many = &layer;
+    }
+  }
+  const dataset::Layer* slow = dataset::find_layer(data, slowest);
+  if (!many || !slow || !slow->params || slow == many || !(*slow->params < *many->params)) {
+    return Data(false);
+  }
+  Data view = object();
+  view.set("many", many->name);
+  view.set("many_params", util::format_thousands(*many->params));
+  view.set("many_ms", ms_text(median_ms(data, many->name, batch)));
+  view.set("slow", slow->name);
+  view.set("slow_params", util::format_thousands(*slow->params));
+  view.set("slow_ms", ms_text(median_ms(data, slow->name, batch)));
+  return view;
+}
+
+} // namespace
 
 Data featured_facts(const Dataset& data)
 {
@@ -454,6 +572,7 @@ Data featured_facts(const Dataset& data)
   extremes.set("ratio", ratio_text(slowest->second / fastest->second));
   extremes.set("batch", std::to_string(focus));
   facts.set("extremes", extremes);
+  facts.set("params_mislead", params_mislead(data, focus, slowest->first));
   return facts;
 }
 

@@ -45,6 +45,13 @@ std::vector<int> batch_sizes(const dataset::Dataset& data);
 // Every layer of every dataset, featured dataset's order first.
 std::vector<std::string> layer_order(const SiteData& site);
 
+// Whether a published dataset on the site replaces this one (a newer version of it).
+bool replaced_on_site(const SiteData& site, const SiteDataset& entry);
+// One dataset per device, in site order, for charts and answers that are not about versions: versions
+// that another replaces are left out, and of several datasets on one device the one with the most batch
+// sizes (then the newest) stands for it. A local run is never merged with a published one.
+std::vector<size_t> newest_per_device(const SiteData& site);
+
 // The catalog's short label ("2-vCPU Xeon", "A100 reference"), for running text, captions, legends
 // and compare headings; the full title ("<title> · v1") is for the datasets page.
 std::string dataset_label(const SiteDataset& entry);
@@ -58,6 +65,10 @@ std::string public_commit(const std::string& commit);
 // id, version, title, kind, device, torch, created, counts, sha256, downloads, licence, citation.
 Data dataset_summary(const SiteDataset& entry, const std::string& root);
 
+// A reader's words for a kind or field key of an inconsistency file ("page_over_formula" ->
+// "The page's figure over the formula's").
+std::string issue_words(const std::string& key);
+
 // The reference's known inconsistencies, for one dataset id and one layer (empty: all), as
 // {items, conventions, has_conventions}; false when there are none.
 Data known_issues(const SiteData& site, const std::string& dataset_id, const std::string& layer);
@@ -67,6 +78,8 @@ Data reference_issue_blocks(const SiteData& site, const std::string& layer);
 // The layer's speed class, or "—" when it has none or fewer than two layers were timed at the
 // dataset's reference batch (a lone layer would be "Fastest" against nothing).
 std::string speed_class_text(const dataset::Dataset& data, const dataset::Layer& layer);
+// The class alone, without saying whose rule it is: for a table that says so once.
+std::string speed_class_of(const dataset::Dataset& data, const dataset::Layer& layer);
 
 // Headline facts of one dataset (fastest and slowest layer at the focus batch, their ratio).
 Data featured_facts(const dataset::Dataset& data);

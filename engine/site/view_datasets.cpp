@@ -304,16 +304,15 @@ Data reproduce_steps(const SiteDataset& entry)
   return view;
 }
 
+// The method is stated once, with the settings as the featured dataset records them (else the first
+// dataset that records any); each dataset's own settings and environment are on the datasets page.
 PageSpec methodology_page(const SiteData& site, Data base, const std::string& base_url)
 {
-  Data blocks = list();
-  blocks.push_back(dataset_block(site.datasets[site.featured], base_url));
-  for (size_t i = 0; i < site.datasets.size(); ++i) {
-    if (i != site.featured) {
-      blocks.push_back(dataset_block(site.datasets[i], base_url));
-    }
+  const SiteDataset* recorded = site.datasets[site.featured].data.methodology ? &site.datasets[site.featured] : nullptr;
+  for (size_t i = 0; !recorded && i < site.datasets.size(); ++i) {
+    recorded = site.datasets[i].data.methodology ? &site.datasets[i] : nullptr;
   }
-  base.set("blocks", blocks);
+  base.set("settings", recorded ? dataset_block(*recorded, base_url) : Data(false));
   Data validations = list();
   for (const auto& parity : site.validations) {
     validations.push_back(parity_view(parity));

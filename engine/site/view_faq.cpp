@@ -10,6 +10,7 @@
 #include "util/format.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace layerbench::site {
 
@@ -85,14 +86,18 @@ Data transformer_answer(const SiteData& site, int batch)
   answer.set("transformer_ms", ms_text(median_ms(data, "TransformerEncoder", batch)));
   answer.set("dropout_ms", ms_text(median_ms(data, "Dropout", batch)));
   answer.set("ratio", ratio_text(*ratio));
+  // The other devices, each by its newest dataset: older versions of one run are not other answers.
   Data others = list();
-  for (size_t i = 0; i < site.datasets.size(); ++i) {
+  for (size_t i : newest_per_device(site)) {
     const auto other = pair_ratio(site.datasets[i].data, "TransformerEncoder", "Dropout", batch);
-    if (i != site.featured && other) {
+    if (i != site.featured && device_text(site.datasets[i].data) != device_text(data) && other) {
       others.push_back(labelled(dataset_label(site.datasets[i]), ratio_text(*other)));
     }
   }
   answer.set("others", others);
+  // Why attention is slow explains the slowest layer only when TransformerEncoder is that layer.
+  const auto timed = by_time(data, batch);
+  answer.set("is_slowest", Data(!timed.empty() && timed.back().layer == "TransformerEncoder"));
   return answer;
 }
 
@@ -116,6 +121,41 @@ std::vector<Scaling> scalings(const Dataset& data, int small, int large)
   return result;
 }
 
+// Time per sample may differ by this factor and still count as "in proportion to the batch".
+constexpr double k_proportional = 1.2;
+
+// How one layer's time grows with batch size: its median at every batch size, and from which batch
+// size on its time per sample stays within k_proportional (the time then grows in proportion to the
+// batch); "proportional_from" is false when it never settles.
+Data growth_of(const Dataset& data, const std::string& layer, const std::vector<int>& batches)
+{
+  Data times = list();
+  std::vector<std::pair<int, double>> per_sample;
+  for (int batch : batches) {
+    if (const auto ms = median_ms(data, layer, batch)) {
+      times.push_back(labelled(std::to_string(batch), ms_text(*ms)));
+      per_sample.emplace_back(batch, *ms / batch);
+    }
+  }
+  Data view = object();
+  view.set("times", times);
+  view.set("proportional_from", Data(false));
+  // The smallest start whose tail (at least two batch sizes) keeps time per sample within the factor.
+  for (size_t start = 0; start + 1 < per_sample.size(); ++start) {
+    double low = HUGE_VAL;
+    double high = 0;
+    for (size_t i = start; i < per_sample.size(); ++i) {
+      low = std::min(low, per_sample[i].second);
+      high = std::max(high, per_sample[i].second);
+    }
+    if (high / low <= k_proportional) {
+      view.set("proportional_from", std::to_string(per_sample[start].first));
+      break;
+    }
+  }
+  return view;
+}
+
 Data scaling_answer(const Dataset& data)
 {
   const auto batches = batch_sizes(data);
@@ -135,7 +175,16 @@ Data scaling_answer(const Dataset& data)
   const Scaling& example = conv == all.end() ? all.front() : *conv;
   answer.set("example", example.layer);
   answer.set("example_time", ratio_text(example.time_factor));
-  answer.set("example_throughput", ratio_text(example.throughput_factor));
+  answer.set("example_throughput", (example.throughput_factor >= 1 ? "grows " : "falls to ") + ratio_text(example.throughput_factor));
+  // "A larger batch takes longer but processes more samples per second" is said of every layer only
+  // when every layer does both; otherwise the answer counts the layers that do.
+  const auto gains = static_cast<size_t>(std::count_if(all.begin(), all.end(), [](const Scaling& s) {
+    return s.time_factor > 1 && s.throughput_factor > 1;
+  }));
+  answer.set("example_growth", growth_of(data, example.layer, batches));
+  answer.set("every_layer_gains", Data(gains == all.size()));
+  answer.set("gaining", util::format_thousands(static_cast<int64_t>(gains)));
+  answer.set("layers", util::format_thousands(static_cast<int64_t>(all.size())));
   Data rows = list();
   BarChart chart{"bars-scaling", "Throughput gain from batch " + std::to_string(small) + " to batch " + std::to_string(large),
                  "For each layer, samples per second at batch " + std::to_string(large) + " divided by samples per second at batch "

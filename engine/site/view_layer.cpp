@@ -8,6 +8,7 @@
 #include "site/view_roofline.hpp"
 #include "util/format.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace layerbench::site {
@@ -59,14 +60,14 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
   chart.id = throughput ? "chart-throughput" : "chart-time";
   chart.title = name + (throughput ? ": throughput against batch size" : ": forward time against batch size");
   chart.description = throughput
-    ? "Samples per second (batch size divided by the median time) at each batch size, one line per dataset, log-log axes."
-    : "Median milliseconds per forward pass of one batch at each batch size, one line per dataset, log-log axes.";
+    ? "Samples per second (batch size divided by the median time) at each batch size, one line per device (its newest dataset), log-log axes."
+    : "Median milliseconds per forward pass of one batch at each batch size, one line per device (its newest dataset), log-log axes.";
   chart.x_label = "batch size (log scale)";
   chart.y_label = throughput ? "samples per second (log scale)" : "milliseconds per batch (log scale)";
-  for (const auto& entry : site.datasets) {
-    // The legend has little room: the slug names the dataset, the table below gives its title.
+  for (size_t index : newest_per_device(site)) {
+    const SiteDataset& entry = site.datasets[index];
     const bool reference = entry.data.kind == dataset::Kind::published_reference;
-    ChartSeries series{reference ? entry.slug + " (reference)" : entry.slug, {}, reference ? Stroke::dashed : Stroke::solid};
+    ChartSeries series{dataset_label(entry), {}, reference ? Stroke::dashed : Stroke::solid};
     for (int batch : batch_sizes(entry.data)) {
       const auto ms = median_ms(entry.data, name, batch);
       if (ms && *ms > 0) {
@@ -80,16 +81,20 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
   return chart;
 }
 
-Data dataset_rows(const SiteData& site, const std::string& name, const std::vector<int>& batches)
+// One row per dataset of `shown` that has the layer.
+Data dataset_rows(const SiteData& site, const std::string& name, const std::vector<int>& batches, const std::vector<size_t>& shown)
 {
+  const int headed_batch = dataset::reference_batch(site.datasets[site.featured].data);
   Data rows = list();
-  for (const auto& entry : site.datasets) {
+  for (size_t index : shown) {
+    const SiteDataset& entry = site.datasets[index];
     const dataset::Layer* layer = dataset::find_layer(entry.data, name);
     if (!layer) {
       continue;
     }
     Data row = object();
     row.set("dataset", dataset_label(entry));
+    row.set("heading", dataset_label(entry));
     row.set("href", "../datasets.html#" + entry.slug);
     Data times = list();
     for (int batch : batches) {
@@ -101,9 +106,13 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
       misses.set("dataset", dataset_label(entry));
     }
     row.set("noise_misses", misses);
-    const dataset::Cell* focus = dataset::find_cell(entry.data, name, dataset::reference_batch(entry.data));
-    row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) : k_missing);
-    row.set("throughput", focus && focus->throughput_samples_per_s ? util::format_rate(*focus->throughput_samples_per_s, "samples/s") : k_missing);
+    // The columns are headed with the featured dataset's batch size; a dataset that did not measure it
+    // gives its own, and says so in the cell.
+    const int batch = dataset::reference_batch(entry.data);
+    const std::string other_batch = batch == headed_batch ? "" : " at BS=" + std::to_string(batch);
+    const dataset::Cell* focus = dataset::find_cell(entry.data, name, batch);
+    row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) + other_batch : k_missing);
+    row.set("throughput", focus && focus->throughput_samples_per_s ? util::format_rate(*focus->throughput_samples_per_s, "samples/s") + other_batch : k_missing);
     row.set("speed", speed_class_text(entry.data, *layer));
     rows.push_back(row);
   }
@@ -162,6 +171,16 @@ std::string clock_text(const dataset::CudaClocks& clocks)
   return text;
 }
 
+// "a CPU", "a CUDA GPU": what a block of operators stands for.
+std::string device_type_text(const Dataset& data)
+{
+  const std::string type = data.environment ? data.environment->device.type : "";
+  if (type == "cuda") {
+    return "a CUDA GPU";
+  }
+  return type.empty() ? "an unnamed device" : "a " + (type == "cpu" ? std::string("CPU") : type);
+}
+
 // The operators that ran in each cell of one dataset, the page faults where they are not ~0, and the
 // CUDA variants and clocks where recorded; false when the dataset profiled nothing (files older than 1.2.0).
 Data operators_block(const SiteDataset& entry, const std::string& name)
@@ -193,6 +212,7 @@ Data operators_block(const SiteDataset& entry, const std::string& name)
   }
   Data block = object();
   block.set("dataset", dataset_label(entry));
+  block.set("device_type", device_type_text(entry.data));
   block.set("anchor", "operators-" + entry.slug); // one block per dataset: ids must differ
   block.set("cells", cells);
   block.set("has_page_faults", Data(faults));
@@ -200,6 +220,46 @@ Data operators_block(const SiteDataset& entry, const std::string& name)
   const dataset::Layer* layer = dataset::find_layer(entry.data, name);
   block.set("dispatch", layer && !layer->dispatch.empty() ? Data(layer->dispatch) : Data(false));
   return block;
+}
+
+// The operators that ran are the same on every dataset of one device type, so a page lists them
+// once per type: from the featured dataset where it has them, else from the newest that has.
+Data operator_blocks(const SiteData& site, const std::string& name)
+{
+  std::vector<size_t> order(site.datasets.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if ((a == site.featured) != (b == site.featured)) {
+      return a == site.featured;
+    }
+    return site.datasets[a].data.created > site.datasets[b].data.created;
+  });
+  Data blocks = list();
+  std::vector<std::string> types;
+  for (size_t index : order) {
+    const SiteDataset& entry = site.datasets[index];
+    const std::string type = device_type_text(entry.data);
+    if (std::find(types.begin(), types.end(), type) != types.end()) {
+      continue;
+    }
+    Data block = operators_block(entry, name);
+    if (!block.is_false()) {
+      types.push_back(type);
+      blocks.push_back(block);
+    }
+  }
+  return blocks;
+}
+
+std::vector<size_t> every_dataset(const SiteData& site)
+{
+  std::vector<size_t> all(site.datasets.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    all[i] = i;
+  }
+  return all;
 }
 
 } // namespace
@@ -241,16 +301,12 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
     headers.push_back(Data(std::to_string(batch)));
   }
   view.set("batch_sizes", headers);
-  view.set("rows", dataset_rows(site, name, batches));
+  // The answer: one row per device, its newest dataset; every version of every dataset is folded below.
+  view.set("answer_rows", dataset_rows(site, name, batches, newest_per_device(site)));
+  view.set("rows", dataset_rows(site, name, batches, every_dataset(site)));
+  view.set("row_heading", std::string("Dataset"));
   view.set("references", reference_issue_blocks(site, name));
-  Data operators = list();
-  for (const auto& entry : site.datasets) {
-    Data block = operators_block(entry, name);
-    if (!block.is_false()) {
-      operators.push_back(block);
-    }
-  }
-  view.set("operator_blocks", operators);
+  view.set("operator_blocks", operator_blocks(site, name));
   view.set("corner_blocks", corner_blocks(site, name));
   return {"layer", layer_path(name), std::move(view), ""};
 }

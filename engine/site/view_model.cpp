@@ -46,7 +46,18 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
     entry.set("current", Data(path == item.path));
     nav.push_back(entry);
   }
+  // The settings pages hang off no page of their own: the menu reaches the featured dataset's, else the first.
+  const auto with_settings = std::find_if(site.datasets.begin(), site.datasets.end(), has_settings_page);
+  if (with_settings != site.datasets.end()) {
+    const SiteDataset& shown = has_settings_page(site.datasets[site.featured]) ? site.datasets[site.featured] : *with_settings;
+    Data entry = object();
+    entry.set("href", root + settings_path(shown));
+    entry.set("label", std::string("Settings"));
+    entry.set("current", Data(path.rfind("settings/", 0) == 0));
+    nav.push_back(entry);
+  }
   view.set("nav", nav);
+  view.set("description", title + ": forward-pass times of PyTorch layers, every figure from a published, citable LayerBench dataset.");
   Data layers = list();
   for (const auto& name : layer_order(site)) {
     layers.push_back(link(root + layer_path(name), name));
@@ -56,66 +67,43 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
   return view;
 }
 
-bool replaced_on_site(const SiteData& site, const SiteDataset& entry)
+// The datasets of the home page's results, one table each: the featured dataset first, then local
+// runs ("your run"), then one dataset per other device (its newest).
+std::vector<size_t> home_datasets(const SiteData& site)
 {
-  const std::string key = entry.data.id + "@" + std::to_string(entry.data.version);
-  return std::any_of(site.datasets.begin(), site.datasets.end(), [&](const SiteDataset& other) {
-    return other.origin == DatasetOrigin::published && other.data.replaces == key;
-  });
-}
-
-// The datasets shown beside the featured one on the home table: local runs first ("your run"), then
-// every published dataset that no other dataset on the site replaces.
-std::vector<size_t> side_datasets(const SiteData& site)
-{
-  std::vector<size_t> shown;
+  std::vector<size_t> shown{site.featured};
+  const auto others = newest_per_device(site);
   for (const DatasetOrigin origin : {DatasetOrigin::local, DatasetOrigin::published}) {
-    for (size_t i = 0; i < site.datasets.size(); ++i) {
-      const SiteDataset& entry = site.datasets[i];
-      if (i == site.featured || entry.origin != origin) {
-        continue;
+    for (size_t index : others) {
+      const SiteDataset& entry = site.datasets[index];
+      const bool featured_device = entry.origin == site.datasets[site.featured].origin
+                                   && device_text(entry.data) == device_text(site.datasets[site.featured].data);
+      if (index != site.featured && entry.origin == origin && !featured_device) {
+        shown.push_back(index);
       }
-      if (origin == DatasetOrigin::published && replaced_on_site(site, entry)) {
-        continue;
-      }
-      shown.push_back(i);
     }
   }
   return shown;
 }
 
-// What a column group of the home table is called: a local run is the reader's own.
-std::string column_label(const SiteDataset& entry)
+// What a results table is called: a local run is the reader's own; a reference says it was transcribed.
+std::string results_label(const SiteDataset& entry)
 {
-  return entry.origin == DatasetOrigin::local ? "your run" : dataset_label(entry);
-}
-
-// One column group per side dataset, each at its own reference batch.
-Data home_groups(const SiteData& site, const std::vector<size_t>& shown)
-{
-  Data groups = list();
-  for (size_t index : shown) {
-    const SiteDataset& entry = site.datasets[index];
-    Data group = object();
-    const std::string label = column_label(entry);
-    const bool reference = entry.data.kind == dataset::Kind::published_reference;
-    group.set("label", reference && label.find("reference") == std::string::npos ? label + " (reference)" : label);
-    group.set("full_label", dataset_label(entry));
-    group.set("href", "datasets.html#" + entry.slug);
-    group.set("slug", entry.slug);
-    group.set("batch", std::to_string(dataset::reference_batch(entry.data)));
-    groups.push_back(group);
+  if (entry.origin == DatasetOrigin::local) {
+    return "your run";
   }
-  return groups;
+  const std::string label = dataset_label(entry);
+  return entry.data.kind == dataset::Kind::published_reference ? label + " (transcribed, not measured by LayerBench)" : label;
 }
 
-Data home_rows(const SiteData& site, const std::vector<int>& batches, const std::vector<size_t>& shown)
+Data home_rows(const SiteDataset& entry, const std::vector<int>& batches)
 {
-  const Dataset& data = site.datasets[site.featured].data;
+  const Dataset& data = entry.data;
   Data rows = list();
   for (const auto& layer : data.layers) {
     Data row = object();
     row.set("name", layer.name);
+    row.set("heading", layer.name);
     row.set("module", layer.module);
     row.set("href", layer_path(layer.name));
     row.set("config", layer.config);
@@ -130,15 +118,7 @@ Data home_rows(const SiteData& site, const std::vector<int>& batches, const std:
     row.set("times", times);
     const dataset::Cell* focus = dataset::find_cell(data, layer.name, dataset::reference_batch(data));
     row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) : k_missing);
-    row.set("speed", speed_class_text(data, layer));
-    Data side = list();
-    for (size_t index : shown) {
-      const SiteDataset& entry = site.datasets[index];
-      Data cell = time_cell(entry.data, dataset::find_cell(entry.data, layer.name, dataset::reference_batch(entry.data)));
-      cell.set("slug", entry.slug);
-      side.push_back(cell);
-    }
-    row.set("side", side);
+    row.set("speed", speed_class_of(data, layer));
     rows.push_back(row);
   }
   return rows;
@@ -171,17 +151,48 @@ std::string focus_bar_chart(const Dataset& data, const std::string& id)
   return render_svg(chart);
 }
 
+Data home_results(const SiteData& site)
+{
+  Data sections = list();
+  for (size_t index : home_datasets(site)) {
+    const SiteDataset& entry = site.datasets[index];
+    const auto batches = batch_sizes(entry.data);
+    const bool featured = index == site.featured;
+    Data section = object();
+    section.set("featured", Data(featured));
+    section.set("anchor", featured ? std::string("results") : "results-" + entry.slug);
+    section.set("table_id", featured ? std::string("benchmark") : "benchmark-" + entry.slug);
+    section.set("label", results_label(entry));
+    section.set("href", "datasets.html#" + entry.slug);
+    section.set("device", device_text(entry.data));
+    section.set("batch_sizes", batch_headers(batches));
+    section.set("memory_batch", std::to_string(dataset::reference_batch(entry.data)));
+    section.set("rows", home_rows(entry, batches));
+    section.set("row_heading", std::string("Layer type"));
+    section.set("noise_misses", noise_miss_note(entry.data, ""));
+    section.set("speed_rule", entry.data.kind == dataset::Kind::published_reference
+                                ? std::string("Speed: the source page's own labels, not LayerBench's rule.")
+                                : "Speed: " + dataset::speed_class_rule());
+    sections.push_back(section);
+  }
+  return sections;
+}
+
 PageSpec home_page(const SiteData& site)
 {
   const SiteDataset& featured = site.datasets[site.featured];
-  const auto batches = batch_sizes(featured.data);
   PageSpec page{"home", "index.html", page_base(site, "index.html", "PyTorch layer forward-pass benchmark"), "home"};
-  const auto shown = side_datasets(site);
-  page.view.set("batch_sizes", batch_headers(batches));
-  page.view.set("featured_columns", std::to_string(batches.size() + 2));
-  page.view.set("groups", home_groups(site, shown));
-  page.view.set("rows", home_rows(site, batches, shown));
-  page.view.set("noise_misses", noise_miss_note(featured.data, ""));
+  Data results = home_results(site);
+  // The featured table is written last, so that a targeted other table can hide it with CSS alone.
+  Data ordered = list();
+  const auto& all = results.list_value();
+  for (size_t i = 1; i < all.size(); ++i) {
+    ordered.push_back(all[i]);
+  }
+  ordered.push_back(all.front());
+  page.view.set("results", ordered);
+  page.view.set("switch", results);
+  page.view.set("has_others", Data(all.size() > 1));
   page.view.set("bar_chart", focus_bar_chart(featured.data, "bars-focus"));
   page.view.set("summary", featured_facts(featured.data));
   Data others = list();

@@ -18,6 +18,14 @@ namespace {
 using dataset::CellRoofline;
 using dataset::Resource;
 
+// A cell "is set by" a resource, and a faster device "speeds it up", only when it reached at least
+// this share of that resource's roof: a cell far below its roof is held back by something else.
+constexpr double k_near_roof = 0.5;
+// Two times "differ" when one is at least this many times the other (well beyond a cell's noise).
+constexpr double k_clear_difference = 1.2;
+// One operator "took the time" of a forward when its own share is at least this.
+constexpr double k_dominant_share = 0.9;
+
 struct Point
 {
   const dataset::Layer* layer;
@@ -56,24 +64,62 @@ Data point_view(const Point& point)
   return view;
 }
 
-// The operators that took most of the forward's own time, largest first, as Markdown for the prose's
-// {{{operators}}}: "`aten::mkldnn_convolution` (81%) and `aten::empty` (2%)"; "" when the cell was not
-// profiled. Each name is a code span that shows it as it is, whatever it holds.
-std::string top_operators(const dataset::Cell& cell, size_t count)
+double own_share(const dataset::Operator& op) { return op.self_device_fraction.value_or(op.self_cpu_fraction); }
+
+// The operators that took most of the forward's own time, largest first, most first.
+std::vector<const dataset::Operator*> by_share(const dataset::Cell& cell)
 {
   std::vector<const dataset::Operator*> operators;
   for (const auto& op : cell.operators) {
     operators.push_back(&op);
   }
-  const auto share = [](const dataset::Operator* op) { return op->self_device_fraction.value_or(op->self_cpu_fraction); };
-  std::stable_sort(operators.begin(), operators.end(), [&](auto* a, auto* b) { return share(a) > share(b); });
+  std::stable_sort(operators.begin(), operators.end(), [](auto* a, auto* b) { return own_share(*a) > own_share(*b); });
+  return operators;
+}
+
+// As Markdown for the prose's {{{operators}}}: "`aten::mkldnn_convolution` (81%) and `aten::empty` (2%)";
+// "" when the cell was not profiled. Each name is a code span that shows it as it is, whatever it holds.
+std::string top_operators(const dataset::Cell& cell, size_t count)
+{
+  const auto operators = by_share(cell);
   std::string text;
   const size_t shown = std::min(count, operators.size());
   for (size_t i = 0; i < shown; ++i) {
     text += (i == 0 ? "" : i + 1 == shown ? " and " : ", ") + util::markdown_code(operators[i]->name) + " ("
-            + fraction_text(share(operators[i])) + ")";
+            + fraction_text(own_share(*operators[i])) + ")";
   }
   return text;
+}
+
+std::string top_operator_name(const dataset::Cell& cell)
+{
+  const auto operators = by_share(cell);
+  return operators.empty() ? "" : operators.front()->name;
+}
+
+// "Time follows FLOPs among the compute-bound cells" holds when, of every two compute-bound cells,
+// the one with more FLOPs took more time; {count} then, else false.
+Data time_follows_flops(const std::vector<Point>& points)
+{
+  std::vector<const Point*> compute;
+  for (const auto& point : points) {
+    if (point.roofline.bound_by == Resource::compute) {
+      compute.push_back(&point);
+    }
+  }
+  for (const Point* a : compute) {
+    for (const Point* b : compute) {
+      if (a->roofline.flop > b->roofline.flop && !(a->cell->stats->median_ms > b->cell->stats->median_ms)) {
+        return Data(false);
+      }
+    }
+  }
+  if (compute.size() < 2) {
+    return Data(false);
+  }
+  Data view = object();
+  view.set("count", std::to_string(compute.size()));
+  return view;
 }
 
 // A memory-bound cell against a compute-bound one that does more FLOPs: the memory-bound one with
@@ -115,6 +161,10 @@ Data tflops_answer(const std::vector<Point>& points, const dataset::Roofs& roofs
   answer.set("high", point_view(*compute));
   answer.set("flop_ratio", ratio_text(compute->roofline.flop / memory->roofline.flop));
   answer.set("time_ratio", ratio_text(compute->cell->stats->median_ms / memory->cell->stats->median_ms));
+  answer.set("most_memory_bound", Data(2 * static_cast<size_t>(memory_bound) > points.size()));
+  answer.set("follows_flops", time_follows_flops(points));
+  // Which roof a faster device would lift holds only for cells that are near their roof.
+  answer.set("near_roofs", Data(memory->roofline.fraction >= k_near_roof && compute->roofline.fraction >= k_near_roof));
   return answer;
 }
 
@@ -134,7 +184,9 @@ Data convolutions_answer(const std::vector<Point>& points)
     for (size_t j = i + 1; j < convolutions.size(); ++j) {
       const double a = convolutions[i]->roofline.flop, b = convolutions[j]->roofline.flop;
       const double ratio = std::max(a, b) / std::min(a, b);
-      if (ratio <= best) {
+      const double ms_a = convolutions[i]->cell->stats->median_ms, ms_b = convolutions[j]->cell->stats->median_ms;
+      // The question is why their times differ: a pair that takes about the same time does not answer it.
+      if (ratio <= best && std::max(ms_a, ms_b) / std::min(ms_a, ms_b) >= k_clear_difference) {
         best = ratio;
         first = convolutions[i];
         second = convolutions[j];
@@ -156,7 +208,52 @@ Data convolutions_answer(const std::vector<Point>& points)
   answer.set("slower", slower);
   answer.set("flop_ratio", ratio_text(second->roofline.flop / first->roofline.flop));
   answer.set("time_ratio", ratio_text(second->cell->stats->median_ms / first->cell->stats->median_ms));
-  answer.set("has_operators", Data(!first->cell->operators.empty() && !second->cell->operators.empty()));
+  const bool profiled = !first->cell->operators.empty() && !second->cell->operators.empty();
+  // "The difference lies in how one operator runs each shape" needs that operator to take nearly all of both.
+  const auto dominant = [](const dataset::Cell& cell) {
+    const auto operators = by_share(cell);
+    return operators.empty() || own_share(*operators.front()) < k_dominant_share ? std::string() : operators.front()->name;
+  };
+  const bool same_top = profiled && top_operator_name(*first->cell) == top_operator_name(*second->cell);
+  const std::string same_dominant = profiled && dominant(*first->cell) == dominant(*second->cell) ? dominant(*first->cell) : "";
+  answer.set("operators_differ", Data(profiled && !same_top));
+  answer.set("same_operator", same_dominant.empty() ? Data(false) : Data(util::markdown_code(same_dominant)));
+  answer.set("intensities_differ", Data(std::max(first->roofline.intensity, second->roofline.intensity)
+                                          / std::min(first->roofline.intensity, second->roofline.intensity) >= k_clear_difference));
+  // "The slower one uses the arithmetic units less well" only when its share of its roof is smaller.
+  answer.set("slower_less_efficient", Data(second->roofline.fraction < first->roofline.fraction));
+  return answer;
+}
+
+// "Layers without parameters are set by memory" holds when every one of them that has a roofline is
+// memory-bound and near its memory roof: {layers, low, high} then, else false.
+Data parameter_free_answer(const std::vector<Point>& points)
+{
+  std::vector<const Point*> free;
+  for (const auto& point : points) {
+    if (point.layer->params && *point.layer->params == 0) {
+      free.push_back(&point);
+    }
+  }
+  if (free.empty()) {
+    return Data(false);
+  }
+  double low = HUGE_VAL;
+  double high = 0;
+  std::string layers;
+  for (size_t i = 0; i < free.size(); ++i) {
+    const CellRoofline& roofline = free[i]->roofline;
+    if (roofline.bound_by != Resource::memory || roofline.fraction < k_near_roof) {
+      return Data(false);
+    }
+    low = std::min(low, roofline.fraction);
+    high = std::max(high, roofline.fraction);
+    layers += (i == 0 ? "" : i + 1 == free.size() ? " and " : ", ") + free[i]->layer->name;
+  }
+  Data answer = object();
+  answer.set("layers", layers);
+  answer.set("low", fraction_text(low));
+  answer.set("high", fraction_text(high));
   return answer;
 }
 
@@ -186,6 +283,7 @@ Data roofline_faq(const SiteData& site)
   if (!entry) {
     view.set("tflops", Data(false));
     view.set("convolutions", Data(false));
+    view.set("parameter_free", Data(false));
     return view;
   }
   const int batch = dataset::reference_batch(entry->data);
@@ -203,6 +301,7 @@ Data roofline_faq(const SiteData& site)
   };
   view.set("tflops", common(tflops_answer(points, roofs)));
   view.set("convolutions", common(convolutions_answer(points)));
+  view.set("parameter_free", common(parameter_free_answer(points)));
   return view;
 }
 

@@ -266,6 +266,35 @@ bool has_settings_page(const SiteDataset& entry) { return dataset::has_axes(entr
 
 std::string settings_path(const SiteDataset& entry) { return "settings/" + entry.slug + ".html"; }
 
+// Every skip reason of the dataset with how many cells it skipped, so a reader without a mouse reads
+// what the cells' hover text says; false when nothing was skipped.
+Data skip_reasons(const Dataset& data)
+{
+  std::vector<std::pair<std::string, int64_t>> counts;
+  for (const auto& cell : data.results) {
+    if (cell.status != dataset::CellStatus::skipped) {
+      continue;
+    }
+    const auto found = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == cell.skip_reason; });
+    if (found == counts.end()) {
+      counts.emplace_back(cell.skip_reason, 1);
+    } else {
+      ++found->second;
+    }
+  }
+  if (counts.empty()) {
+    return Data(false);
+  }
+  Data reasons = list();
+  for (const auto& [reason, count] : counts) {
+    reasons.push_back(labelled(reason.empty() ? std::string("no reason recorded") : reason,
+                               util::format_thousands(count) + (count == 1 ? " cell" : " cells")));
+  }
+  Data view = object();
+  view.set("reasons", reasons);
+  return view;
+}
+
 PageSpec settings_page(const SiteDataset& entry, Data base)
 {
   const Dataset& data = entry.data;
@@ -280,6 +309,7 @@ PageSpec settings_page(const SiteDataset& entry, Data base)
   base.set("inference", inference);
   base.set("training", training);
   base.set("has_training", Data(!declared_corners(data, true).empty()));
+  base.set("skip_reasons", skip_reasons(data));
   base.set("axes_text", data.methodology && !data.methodology->axes_text.empty() ? Data(data.methodology->axes_text)
                                                                                  : Data(false));
   return {"settings", settings_path(entry), std::move(base), ""};

@@ -1,6 +1,5 @@
 // Progressive enhancement: column headers of tables marked "sortable" become buttons that sort the
-// rows, and the benchmark table gets a checkbox per dataset column. Without this script every table
-// reads fully, in the dataset's own order, with every dataset's column shown.
+// rows. Without this script every table reads fully, in the dataset's own order.
 (function () {
   "use strict";
   function key(cell) {
@@ -55,36 +54,7 @@
       });
     });
   }
-  // One checkbox per dataset column group (cells carrying data-group), to show or hide it.
-  function addGroupSwitches(table) {
-    var groups = [];
-    table.querySelectorAll("thead tr:first-child th[data-group]").forEach(function (header) {
-      groups.push({ slug: header.getAttribute("data-group"), label: header.textContent.trim() });
-    });
-    if (groups.length === 0) { return; }
-    var box = document.createElement("fieldset");
-    box.className = "groups";
-    var legend = document.createElement("legend");
-    legend.textContent = "Datasets beside the featured one";
-    box.appendChild(legend);
-    groups.forEach(function (group) {
-      var label = document.createElement("label");
-      var input = document.createElement("input");
-      input.type = "checkbox";
-      input.checked = true;
-      input.addEventListener("change", function () {
-        table.querySelectorAll("[data-group=\"" + group.slug + "\"]").forEach(function (cell) {
-          cell.hidden = !input.checked;
-        });
-      });
-      label.appendChild(input);
-      label.appendChild(document.createTextNode(" " + group.label));
-      box.appendChild(label);
-    });
-    table.parentNode.parentNode.insertBefore(box, table.parentNode);
-  }
   document.querySelectorAll("table.sortable").forEach(function (table) {
     makeSortable(table);
-    addGroupSwitches(table);
   });
 })();
