@@ -80,7 +80,8 @@ grep -q "^CMAKE_BUILD_RPATH.*deps-runtime/usr/lib/x86_64-linux-gnu" "$work/build
   || { echo "device_build_check: CMAKE_BUILD_RPATH does not name the carried runtime libraries"; exit 1; }
 
 # A prebuilt folder made elsewhere from the same sources is used instead of a build.
-if [[ -x $binary ]]; then
+# Only a binary with LibTorch lists its layers; a torch-free one would send the script on to a full build.
+if [[ -x $binary ]] && "$binary" layers > /dev/null 2>&1; then
   prebuilt=$work/prebuilt
   rm -rf "$prebuilt" "$work/from-prebuilt" && mkdir -p "$prebuilt/lib"
   cp "$binary" "$prebuilt/layerbench"

@@ -1,5 +1,7 @@
 #include "bench/profile.hpp"
 
+#include "dataset/json_text.hpp"
+
 #include <doctest/doctest.h>
 #include <torch/torch.h>
 
@@ -66,4 +68,33 @@ TEST_CASE("bench::profile_forward")
   REQUIRE(find(profile.operators, "aten::relu") != nullptr);
   CHECK(find(profile.operators, "aten::mm")->calls == 1);
   CHECK(profile.kernels.empty());
+}
+
+TEST_CASE("bench::recordable_name")
+{
+  SUBCASE("a name within the readers' limit is kept as it is")
+  {
+    CHECK(bench::recordable_name("aten::addmm") == "aten::addmm");
+  }
+  SUBCASE("a longer one is cut to the limit, never inside a UTF-8 character, and the dataset takes it")
+  {
+    const std::string long_name = "void cutlass::Kernel<" + std::string(5000, 'x') + "\xc3\xa9>";
+    const auto kept = bench::recordable_name(long_name);
+    CHECK(kept.size() <= dataset::k_max_text_bytes);
+    CHECK(kept.substr(kept.size() - 3) == "...");
+    CHECK(dataset::text_problem(kept).empty());
+    std::string accents;
+    for (int i = 0; i < 2500; ++i) {
+      accents += "\xc3\xa9"; // two bytes each, so a cut at an odd byte would split one
+    }
+    const auto cut = bench::recordable_name(accents);
+    CHECK(cut.size() <= dataset::k_max_text_bytes);
+    CHECK(dataset::text_problem(cut).empty());
+  }
+  SUBCASE("aggregated operators carry recordable names")
+  {
+    const auto operators = bench::aggregate_operators({{"aten::" + std::string(5000, 'y'), 1, 0, 10}});
+    REQUIRE(operators.size() == 1);
+    CHECK(operators[0].name.size() <= dataset::k_max_text_bytes);
+  }
 }

@@ -105,6 +105,14 @@ TEST_CASE("cli::cmd_run")
     CHECK(help.find("warm-up seconds after the first call, 0 to 60 s") != std::string::npos);
     CHECK(help.find("samples at most, 1 to 1000000") != std::string::npos);
   }
+  SUBCASE("a command line the dataset could not record is refused before anything is measured")
+  {
+    const auto r = run_cli("run --device cpu --layers Dropout --batch-sizes 1 --aoti-cache /tmp/" + std::string(5000, 'a')
+                           + " --out " + (dir.path / "x.json").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("the command line is recorded in the dataset, and this one cannot be") != std::string::npos);
+    CHECK(r.output.find("Dropout batch 1") == std::string::npos);
+  }
   SUBCASE("an empty list item is a usage error, never dropped")
   {
     for (const std::string bad : {"--batch-sizes 1,,8", "--batch-sizes 1,8,", "--layers Conv2d,,Linear"}) {

@@ -103,13 +103,13 @@ TEST_CASE("dataset::parse_inconsistencies")
   }
   SUBCASE("a format version too new or too old is named so")
   {
-    json["format_version"] = "1.1.0";
-    CHECK(parse_error(json) == "i.json: /format_version: format version 1.1.0 is too new; this layerbench reads 1.0.0 to "
-                               "1.0.0 (upgrade layerbench)");
+    json["format_version"] = "1.2.0";
+    CHECK(parse_error(json) == "i.json: /format_version: format version 1.2.0 is too new; this layerbench reads 1.0.0 to "
+                               "1.1.0 (upgrade layerbench)");
     json["format_version"] = "2.0.0";
     CHECK(parse_error(json).find("too new") != std::string::npos);
     json["format_version"] = "0.9.0";
-    CHECK(parse_error(json) == "i.json: /format_version: format version 0.9.0 is too old; this layerbench reads 1.0.0 to 1.0.0");
+    CHECK(parse_error(json) == "i.json: /format_version: format version 0.9.0 is too old; this layerbench reads 1.0.0 to 1.1.0");
   }
   SUBCASE("another format, or none, is refused")
   {

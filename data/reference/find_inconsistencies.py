@@ -364,6 +364,41 @@ def implied_rate_findings(reference, ours, data_dir):
     return findings
 
 
+def implied_bandwidth_findings(reference, ours, data_dir):
+    """Cells whose time implies more bytes per second than the device's memory can move, for a working set that its
+    last-level cache cannot hold: the least traffic our bytes formula gives, over the page's time."""
+    device = datasheet_device(data_dir, reference["provenance"]["source"]["device"])
+    memory = device["memory"]
+    if "last_level_cache_bytes" not in memory:
+        return []
+    peak, cache = memory["bytes_per_s"], memory["last_level_cache_bytes"]
+    findings = []
+    for cell in reference["results"]:
+        layer = ours[cell["layer"]]
+        if layer.get("bytes_per_sample") is None:
+            continue
+        moved = layer["bytes_fixed"] + cell["batch_size"] * layer["bytes_per_sample"]
+        ms = cell["stats"]["median_ms"]
+        implied = moved / (ms / 1000)
+        if implied <= peak or moved <= cache:
+            continue
+        findings.append({
+            "kind": "implied_bandwidth_above_peak", "layer": cell["layer"],
+            "config": next(l for l in reference["layers"] if l["name"] == cell["layer"])["config"],
+            "batch_size": cell["batch_size"], "page_ms": ms, "bytes": moved,
+            "implied_bytes_per_s": float(f"{implied:.4g}"), "peak_bytes_per_s": peak,
+            "last_level_cache_bytes": cache,
+            "peak_source": f"{device['name']} {memory['kind']}, datasheet: {device['source']['title']}; its L2: "
+                           f"{memory.get('last_level_cache_note', '')} (data/peaks/datasheet.json)",
+            "computation": f"at least {moved / 2**20:,.1f} MiB / {ms} ms = "
+                           f"{implied / 1e9:,.0f} GB/s > {peak / 1e9:,.0f} GB/s, and {moved / 2**20:,.1f} MiB > the "
+                           f"{cache / 2**20:g} MiB L2",
+            "note": "no memory moves more than its bandwidth; a working set larger than the cache cannot be served "
+                    "from it, so the time is too short for the work",
+        })
+    return findings
+
+
 def memory_findings(reference):
     findings = []
     for cell in reference["results"]:
@@ -402,7 +437,7 @@ def main():
     document = {
         "format": "layerbench-inconsistencies",
         # engine/dataset/inconsistencies.hpp reads it: a major change breaks readers, a minor one adds fields.
-        "format_version": "1.0.0",
+        "format_version": "1.1.0",
         "about": "Inconsistencies of the published reference page that LayerBench's own computations expose, each "
                  "with both numbers. Generated; do not edit. Regenerate with the command in generated_by.",
         "reference": {"dataset": reference_name, "path": relative, "sha256": hashlib.sha256(raw).hexdigest()},
@@ -419,12 +454,16 @@ def main():
             "Implied rates use PyTorch's FLOPs for each configuration (flops_per_sample of `layerbench layers "
             "--format json`, 2 per multiply-accumulate) and the page's median times; peaks are the datasheet's, "
             "from DATA_DIR/peaks/datasheet.json.",
+            "Implied traffic uses the least bytes a forward moves (bytes_fixed + batch x bytes_per_sample of "
+            "`layerbench layers --format json`: weights, input and output once) over the page's median time; it is "
+            "listed where it exceeds the datasheet's memory bandwidth for a working set larger than the L2 cache.",
             "Percentages in the Notes column are compared with the table's at batch size 32, the batch size of its "
             "memory column; a difference under 5 points is not listed.",
         ],
         "inconsistencies": parameter_findings(reference, ours) + flop_findings(reference) + claim_findings(reference)
         + fastest_pair_findings(reference) + notes_findings(reference) + flops_per_mac_findings(reference)
-        + implied_rate_findings(reference, ours, data_dir) + memory_findings(reference),
+        + implied_rate_findings(reference, ours, data_dir) + memory_findings(reference)
+        + implied_bandwidth_findings(reference, ours, data_dir),
     }
     text = json.dumps(document, indent=2) + "\n"
     if check:

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/cpu_backend.hpp"
 
+#include "util/file.hpp"
+
 #include <cstdlib>
 
 #include <c10/core/CPUAllocator.h>
@@ -138,6 +140,7 @@ public:
   {
     environment.device.type = "cpu";
     environment.device.name = environment.cpu_model;
+    environment.last_level_cache_bytes = cpu_last_level_cache_bytes();
   }
 };
 
@@ -150,6 +153,45 @@ std::unique_ptr<DeviceBackend> make_cpu_backend()
   // value the user set is kept).
   ::setenv("KINETO_LOG_LEVEL", "5", 0);
   return std::make_unique<CpuBackend>();
+}
+
+std::optional<int64_t> parse_cache_size(const std::string& text)
+{
+  size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  const auto unit = text.substr(used, text.find_last_not_of(" \n") + 1 - used);
+  const long long scale = unit == "K" ? 1024 : unit == "M" ? 1024 * 1024 : unit == "G" ? 1024LL * 1024 * 1024 : unit.empty() ? 1 : 0;
+  if (value <= 0 || scale == 0) {
+    return std::nullopt;
+  }
+  return value * scale;
+}
+
+std::optional<int64_t> cpu_last_level_cache_bytes(const std::filesystem::path& root)
+{
+  std::optional<int64_t> best;
+  int best_level = 0;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
+    const auto level = util::read_file(entry.path() / "level", 64);
+    const auto type = util::read_file(entry.path() / "type", 64);
+    const auto size = util::read_file(entry.path() / "size", 64);
+    if (!level || !type || !size || type->rfind("Instruction", 0) == 0) {
+      continue;
+    }
+    const int number = std::atoi(level->c_str());
+    const auto bytes = parse_cache_size(*size);
+    if (bytes && number > best_level) {
+      best_level = number;
+      best = bytes;
+    }
+  }
+  return best;
 }
 
 int64_t cpu_live_bytes() { return CountingAllocator::instance().live(); }

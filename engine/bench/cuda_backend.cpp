@@ -105,6 +105,9 @@ public:
     environment.device.name = properties->name;
     environment.device.compute_capability = std::to_string(properties->major) + "." + std::to_string(properties->minor);
     environment.device.memory_bytes = static_cast<int64_t>(properties->totalGlobalMem);
+    if (properties->l2CacheSize > 0) {
+      environment.last_level_cache_bytes = properties->l2CacheSize;
+    }
     int driver = 0;
     if (cudaDriverGetVersion(&driver) == cudaSuccess) {
       environment.device.driver = cuda_version_text(driver);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/profile.hpp"
 
+#include "dataset/json_text.hpp"
+
 #include <torch/csrc/autograd/profiler_kineto.h>
 
 #include <algorithm>
@@ -16,6 +18,24 @@ using torch::profiler::impl::ProfilerConfig;
 using torch::profiler::impl::ProfilerState;
 
 bool is_aten(const std::string& name) { return name.rfind("aten::", 0) == 0; }
+
+} // namespace
+
+std::string recordable_name(const std::string& name)
+{
+  // A dataset's readers take strings of at most k_max_text_bytes; a templated CUDA kernel's name can be
+  // longer, and the run's own dataset must stay readable.
+  if (name.size() <= dataset::k_max_text_bytes) {
+    return name;
+  }
+  size_t cut = dataset::k_max_text_bytes - 3;
+  while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) {
+    --cut; // not inside a UTF-8 sequence
+  }
+  return name.substr(0, cut) + "...";
+}
+
+namespace {
 
 template<typename Entry, typename Share>
 void sort_by_share(std::vector<Entry>& entries, Share share)
@@ -33,7 +53,7 @@ std::vector<dataset::Kernel> aggregate_kernels(const std::vector<profiler::Kinet
     if (event.deviceType() != c10::DeviceType::CUDA || event.durationNs() == 0) {
       continue;
     }
-    auto& entry = by_name[event.name()];
+    auto& entry = by_name[recordable_name(event.name())];
     entry.first += 1;
     entry.second += static_cast<double>(event.durationNs());
     total += static_cast<double>(event.durationNs());
@@ -78,7 +98,7 @@ std::vector<dataset::Operator> aggregate_operators(std::vector<OpSpan> spans)
       continue;
     }
     const double own = std::max(0.0, self[i]);
-    auto& entry = by_name[spans[i].name];
+    auto& entry = by_name[recordable_name(spans[i].name)];
     entry.first += 1;
     entry.second += own;
     total += own;

@@ -36,4 +36,8 @@ struct OpSpan
 // thread) over the total self time. Only names starting with "aten::" are kept.
 std::vector<dataset::Operator> aggregate_operators(std::vector<OpSpan> spans);
 
+// A profiled name as a dataset can hold it: cut to the readers' string limit, on a character boundary,
+// with "..." (a templated CUDA kernel's name can outrun it).
+std::string recordable_name(const std::string& name);
+
 } // namespace layerbench::bench

@@ -29,7 +29,7 @@ int cmd_merge(const Arguments& arguments)
   for (const auto& file : (*values)["shard"].as<std::vector<std::string>>()) {
     shards.push_back({file, dataset::load(file)});
   }
-  auto merged = dataset::merge(shards, invocation());
+  auto merged = dataset::merge(shards, recorded_invocation());
   const auto out = (*values)["out"].as<std::string>();
   dataset::save(out, merged, util::Overwrite::no);
   std::cout << "merged " << shards.size() << " shard(s), " << merged.results.size() << " cells, into " << out << "\n";

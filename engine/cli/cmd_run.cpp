@@ -161,7 +161,7 @@ int run(const po::variables_map& values)
     out = "layerbench-" + stamp + ".json";
   }
   options.out = out;
-  options.command_line = invocation();
+  options.command_line = recorded_invocation();
   check_directory(options.out);
   const RunLock lock(options.out);
   check_output(options.out, options.resume);

@@ -24,9 +24,13 @@ int cmd_validate(const Arguments& arguments)
   }
   int invalid = 0;
   for (const auto& file : (*values)["file"].as<std::vector<std::string>>()) {
-    const auto problems = dataset::validate_file(file);
+    std::vector<std::string> warnings;
+    const auto problems = dataset::validate_file(file, &warnings);
     for (const auto& problem : problems) {
       std::cout << problem << "\n";
+    }
+    for (const auto& warning : warnings) {
+      std::cout << "warning: " << warning << "\n";
     }
     if (problems.empty()) {
       std::cout << file << ": valid\n";

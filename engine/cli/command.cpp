@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/command.hpp"
 
+#include "dataset/json_text.hpp"
 #include "util/error.hpp"
 #include "util/text.hpp"
 
@@ -17,6 +18,16 @@ std::string g_invocation;
 } // namespace
 
 const std::string& invocation() { return g_invocation; }
+
+const std::string& recorded_invocation()
+{
+  const auto problem = dataset::text_problem(g_invocation);
+  if (!problem.empty()) {
+    throw UsageError("the command line is recorded in the dataset, and this one cannot be (" + problem
+                     + "); shorten it (a --layers list or --axes can usually be narrowed)");
+  }
+  return g_invocation;
+}
 
 void set_invocation(int argc, char** argv)
 {

@@ -33,6 +33,9 @@ parse(const std::string& command,
 
 // The command line as typed, for provenance.
 const std::string& invocation();
+// The invocation as a dataset records it (provenance.command_line): a UsageError, before anything is
+// measured or merged, when the readers could not take it back (over 4096 bytes, not UTF-8).
+const std::string& recorded_invocation();
 void set_invocation(int argc, char** argv);
 
 // Handlers, one per subcommand, each in engine/cli/cmd_<name>.cpp.

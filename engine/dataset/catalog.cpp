@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/catalog.hpp"
 
+#include "dataset/physics.hpp"
+
 #include "dataset/data_folder.hpp"
 #include "dataset/io.hpp"
 #include "dataset/json_reader.hpp"
@@ -337,7 +339,12 @@ namespace {
 
 void require_valid(const Dataset& run, const std::string& origin)
 {
-  const auto problems = check(run);
+  auto problems = check(run);
+  for (const auto& finding : check_physics(run)) {
+    if (finding.severity == Severity::error) {
+      problems.push_back({finding.pointer, finding.message});
+    }
+  }
   if (problems.empty()) {
     return;
   }

@@ -142,6 +142,9 @@ struct Environment
   // use, other work shared the cores.
   std::optional<double> load_average_start;
   std::optional<double> load_average_end;
+  // The device's last-level cache (the CPU's largest, a GPU's L2), in bytes: a working set that fits in
+  // it may run above the memory roof (1.3.0, optional).
+  std::optional<int64_t> last_level_cache_bytes;
   // Absent when the run was told --no-peaks, and in files older than 1.3.0.
   std::optional<Peaks> peaks;
 };

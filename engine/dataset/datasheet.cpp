@@ -63,6 +63,11 @@ DatasheetDevice parse_device(Reader reader)
     device.memory_kind = memory.text("kind");
     device.memory_bytes_per_s = memory.number("bytes_per_s");
     positive(memory, "bytes_per_s", device.memory_bytes_per_s);
+    device.last_level_cache_bytes = memory.optional<int64_t>("last_level_cache_bytes", &Reader::integer);
+    memory.optional_text("last_level_cache_note");
+    if (device.last_level_cache_bytes && *device.last_level_cache_bytes < 1) {
+      memory.fail(memory.at("last_level_cache_bytes"), "expected a size of at least 1 byte");
+    }
     memory.done();
   }
   {

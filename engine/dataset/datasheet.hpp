@@ -31,6 +31,7 @@ struct DatasheetDevice
   std::vector<DatasheetRate> compute;
   std::string memory_kind; // "HBM3"
   double memory_bytes_per_s = 0;
+  std::optional<int64_t> last_level_cache_bytes; // the L2 of a GPU: a working set that fits may beat the memory
   std::string source_title;
   std::string source_publisher;
   std::string source_url;

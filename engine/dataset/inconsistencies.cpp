@@ -87,6 +87,18 @@ void read_rate_fields(Reader& reader, Inconsistency& item)
   item.computation = reader.text("computation");
 }
 
+void read_bandwidth_fields(Reader& reader, Inconsistency& item)
+{
+  item.batch_size = static_cast<int>(reader.integer("batch_size"));
+  item.page_ms = reader.number("page_ms");
+  item.bytes = reader.number("bytes");
+  item.implied_bytes_per_s = reader.number("implied_bytes_per_s");
+  item.peak_bytes_per_s = reader.number("peak_bytes_per_s");
+  item.last_level_cache_bytes = reader.integer("last_level_cache_bytes");
+  item.peak_source = reader.text("peak_source");
+  item.computation = reader.text("computation");
+}
+
 void read_memory_fields(Reader& reader, Inconsistency& item)
 {
   item.batch_size = static_cast<int>(reader.integer("batch_size"));
@@ -106,7 +118,8 @@ Inconsistency read_item(Reader reader, const Ordered& ordered, const std::string
      {"claim_differs_from_table", InconsistencyKind::claim_differs_from_table},
      {"flops_per_mac_differs", InconsistencyKind::flops_per_mac_differs},
      {"implied_rate_above_peak", InconsistencyKind::implied_rate_above_peak},
-     {"memory_below_input", InconsistencyKind::memory_below_input}});
+     {"memory_below_input", InconsistencyKind::memory_below_input},
+     {"implied_bandwidth_above_peak", InconsistencyKind::implied_bandwidth_above_peak}});
   item.note = reader.optional_text("note");
   if (item.kind == InconsistencyKind::claim_differs_from_table) {
     item.layer = reader.optional_text("layer");
@@ -142,6 +155,7 @@ Inconsistency read_item(Reader reader, const Ordered& ordered, const std::string
     break;
   case InconsistencyKind::implied_rate_above_peak: read_rate_fields(reader, item); break;
   case InconsistencyKind::memory_below_input: read_memory_fields(reader, item); break;
+  case InconsistencyKind::implied_bandwidth_above_peak: read_bandwidth_fields(reader, item); break;
   case InconsistencyKind::claim_differs_from_table: break; // read above
   }
   reader.done();
@@ -160,6 +174,7 @@ std::string to_string(InconsistencyKind kind)
   case InconsistencyKind::flops_per_mac_differs: return "flops_per_mac_differs";
   case InconsistencyKind::implied_rate_above_peak: return "implied_rate_above_peak";
   case InconsistencyKind::memory_below_input: return "memory_below_input";
+  case InconsistencyKind::implied_bandwidth_above_peak: return "implied_bandwidth_above_peak";
   }
   return "";
 }

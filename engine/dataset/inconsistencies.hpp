@@ -17,7 +17,7 @@
 
 namespace layerbench::dataset {
 
-inline constexpr SchemaVersion k_inconsistencies_version{1, 0, 0};
+inline constexpr SchemaVersion k_inconsistencies_version{1, 1, 0}; // 1.1.0: implied_bandwidth_above_peak
 inline constexpr SchemaVersion k_oldest_inconsistencies_version{1, 0, 0};
 
 enum class InconsistencyKind {
@@ -28,6 +28,7 @@ enum class InconsistencyKind {
   flops_per_mac_differs,          // a FLOP formula counting multiply-adds otherwise than the page's others
   implied_rate_above_peak,        // the page's time implies more FLOP/s than the device's datasheet peak
   memory_below_input,             // the page's memory figure is below the size of the layer's own input
+  implied_bandwidth_above_peak,   // the page's time implies more bytes/s than the datasheet's memory, out of cache (1.1.0)
 };
 
 std::string to_string(InconsistencyKind kind);
@@ -78,6 +79,11 @@ struct Inconsistency
   // memory_below_input
   int64_t page_memory_bytes = 0;
   int64_t input_bytes = 0;
+  // implied_bandwidth_above_peak (with batch_size, page_ms, peak_source and computation)
+  double bytes = 0; // the least the forward moves, from our bytes formula
+  double implied_bytes_per_s = 0;
+  double peak_bytes_per_s = 0;
+  int64_t last_level_cache_bytes = 0;
 };
 
 struct InconsistencyFile

@@ -98,6 +98,7 @@ OrderedJson to_json(const Environment& environment)
   }
   put(json, "load_average_start", environment.load_average_start);
   put(json, "load_average_end", environment.load_average_end);
+  put(json, "last_level_cache_bytes", environment.last_level_cache_bytes);
   if (environment.peaks) {
     json["peaks"] = to_json(*environment.peaks);
   }
@@ -451,6 +452,7 @@ Environment parse_environment(Reader reader)
   }
   environment.load_average_start = reader.optional<double>("load_average_start", &Reader::number);
   environment.load_average_end = reader.optional<double>("load_average_end", &Reader::number);
+  environment.last_level_cache_bytes = reader.optional<int64_t>("last_level_cache_bytes", &Reader::integer);
   if (reader.has("peaks")) {
     environment.peaks = parse_peaks(reader.object("peaks"));
   } else {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/validate.hpp"
 
+#include "dataset/physics.hpp"
+
 #include "dataset/catalog.hpp"
 #include "dataset/data_folder.hpp"
 #include "dataset/inconsistencies.hpp"
@@ -151,6 +153,10 @@ void check_kind(const Dataset& dataset, Checker& checker)
     } else {
       checker.at_least("/environment/load_average_start", dataset.environment->load_average_start, 0, 1e6);
       checker.at_least("/environment/load_average_end", dataset.environment->load_average_end, 0, 1e6);
+      if (const auto& cache = dataset.environment->last_level_cache_bytes) {
+        checker.at_least("/environment/last_level_cache_bytes", static_cast<double>(*cache), 1,
+                         static_cast<double>(k_max_bytes));
+      }
       if (dataset.environment->peaks) {
         check_peaks(*dataset.environment->peaks, checker);
       }
@@ -567,7 +573,7 @@ std::string format_of(const std::string& text)
 
 } // namespace
 
-std::vector<std::string> validate_file(const std::filesystem::path& path)
+std::vector<std::string> validate_file(const std::filesystem::path& path, std::vector<std::string>* warnings)
 {
   std::vector<std::string> out;
   const auto file = path.string();
@@ -595,6 +601,13 @@ std::vector<std::string> validate_file(const std::filesystem::path& path)
     const auto dataset = parse_unchecked(*text, file);
     for (const auto& problem : check(dataset)) {
       out.push_back(line(file, problem.pointer, problem.message));
+    }
+    for (const auto& finding : check_physics(dataset)) {
+      if (finding.severity == Severity::error) {
+        out.push_back(line(file, finding.pointer, finding.message));
+      } else if (warnings) {
+        warnings->push_back(line(file, finding.pointer, finding.message));
+      }
     }
     check_against_catalog(path, *text, dataset, out);
   } catch (const Error& error) {

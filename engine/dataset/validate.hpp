@@ -40,6 +40,8 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset);
 // dataset inside a data folder (DATA/datasets/X.json beside DATA/catalog.json) is also checked
 // against its catalog entry, and a reference's inconsistencies (DATA/reference/X-inconsistencies.json)
 // against the reference it names; DATA/catalog.json stands for the whole folder (data_folder.hpp).
-std::vector<std::string> validate_file(const std::filesystem::path& path);
+// A measured cell that no device could have run (dataset/physics.hpp) is a problem; one that only
+// looks fast (above the memory roof, its working set maybe in cache) goes to `warnings`, if given.
+std::vector<std::string> validate_file(const std::filesystem::path& path, std::vector<std::string>* warnings = nullptr);
 
 } // namespace layerbench::dataset

@@ -159,6 +159,16 @@ Inconsistency inconsistency_of(const dataset::Inconsistency& item, const std::st
     add("peak_source", item.peak_source);
     add("computation", item.computation);
     break;
+  case InconsistencyKind::implied_bandwidth_above_peak:
+    add("batch_size", std::to_string(item.batch_size));
+    add("page_ms", number_text(item.page_ms));
+    add("bytes", number_text(item.bytes));
+    add("implied_bytes_per_s", number_text(item.implied_bytes_per_s));
+    add("peak_bytes_per_s", number_text(item.peak_bytes_per_s));
+    add("last_level_cache_bytes", number_text(static_cast<double>(item.last_level_cache_bytes)));
+    add("peak_source", item.peak_source);
+    add("computation", item.computation);
+    break;
   case InconsistencyKind::memory_below_input:
     add("batch_size", std::to_string(item.batch_size));
     add("page_memory_bytes", number_text(static_cast<double>(item.page_memory_bytes)));

@@ -382,6 +382,7 @@ constexpr Wording k_issue_words[] = {
   {"flops_per_mac_differs", "FLOPs per multiply-accumulate differ between the page's formulas"},
   {"implied_rate_above_peak", "Implied arithmetic rate above the device's peak"},
   {"memory_below_input", "Memory column below the size of the input"},
+  {"implied_bandwidth_above_peak", "Implied memory traffic above the device's bandwidth, out of its cache"},
   {"config", "Configuration"},
   {"page", "The page's figure"},
   {"pytorch", "PyTorch's count"},
@@ -406,6 +407,10 @@ constexpr Wording k_issue_words[] = {
   {"peak_source", "Peak from"},
   {"input_bytes", "Input size (bytes)"},
   {"page_memory_bytes", "The page's memory (bytes)"},
+  {"bytes", "Least bytes moved"},
+  {"implied_bytes_per_s", "Implied traffic (bytes/s)"},
+  {"peak_bytes_per_s", "Device's bandwidth (bytes/s)"},
+  {"last_level_cache_bytes", "Device's L2 cache (bytes)"},
 };
 
 Data issue_view(const Inconsistency& issue)

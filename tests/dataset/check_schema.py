@@ -198,7 +198,7 @@ INCONSISTENCY_CASES = [
     ("format missing", drop("format")),
     ("another format", put("layerbench-parity", "format")),
     ("format version too new", put("2.0.0", "format_version")),
-    ("format version minor too new", put("1.1.0", "format_version")),
+    ("format version minor too new", put("1.2.0", "format_version")),
     ("format version too old", put("0.9.0", "format_version")),
     ("unknown top-level field", put(1, "colour")),
     ("reference without sha256", drop("reference", "sha256")),
