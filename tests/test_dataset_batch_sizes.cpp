@@ -1,6 +1,5 @@
 #include "dataset/batch_sizes.hpp"
 
-#include "dataset/speed_class.hpp"
 #include "util/file.hpp"
 
 #include <doctest/doctest.h>
@@ -40,13 +39,6 @@ TEST_CASE("dataset::reference_batch")
   {
     CHECK(dataset::reference_batch(dataset::Dataset{}) == dataset::k_reference_batch);
   }
-}
-
-TEST_CASE("dataset::speed_class_rule")
-{
-  // The rule text names the reference batch from its one constant.
-  CHECK(dataset::speed_class_rule().rfind("At batch size 32 (or the run's largest batch size without 32), the layer "
-                                          "with the smallest median is Fastest;", 0) == 0);
 }
 
 TEST_CASE("dataset::batch_sizes_text")
