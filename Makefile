@@ -1,7 +1,8 @@
 # LayerBench. Two commands do everything on a fresh Debian 12 machine:
 #   make run    set up, build, measure this machine, render, preview
 #   make test   set up, build, pass every test
-.PHONY: run test setup build configure render serve measure fuzz device-build device-debs device-carry clean
+.PHONY: run test setup build configure render serve measure fuzz device-build device-debs device-carry clean \
+        site-setup site-tools site-render site-serve site-check
 
 VENV      ?= $(HOME)/.cache/layerbench/venv
 BUILD     ?= build
@@ -25,7 +26,9 @@ configure: setup $(BUILD)/CMakeCache.txt
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-test: build
+# The torch-free binary renders data/ into exactly the committed site/ (site-check, below), as a
+# site's CI that never installs LibTorch would render it.
+test: build site-check
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 measure: build
@@ -47,6 +50,37 @@ run: measure
 	@latest=$$(ls -t $(RUNS)/local-*.json | head -n 1); \
 	  echo "make run: previewing data/ and $$latest in $(PREVIEW)"; \
 	  exec $(BIN) serve --root $(PREVIEW) --extra-dataset "$$latest" $(SERVE_ARGS)
+
+# The site tools without LibTorch, for whoever renders or previews a data folder and for a site's CI:
+# `render` and `serve` from a build with -DLAYERBENCH_WITH_TORCH=OFF, in its own folder, which needs
+# only Debian packages (scripts/setup.sh --debian-only: no venv, no torch wheel). Only the binary is
+# built, not the tests, so that `make test` pays little for it.
+SITE_BUILD   ?= build-site
+SITE_BIN     := $(SITE_BUILD)/layerbench
+SITE_PREVIEW ?= $(SITE_BUILD)/preview
+site-setup:
+	@bash scripts/setup.sh --debian-only
+
+$(SITE_BUILD)/CMakeCache.txt:
+	@cmake -S . -B $(SITE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLAYERBENCH_WITH_TORCH=OFF >/dev/null
+
+site-tools: site-setup $(SITE_BUILD)/CMakeCache.txt
+	@cmake --build $(SITE_BUILD) -j $(JOBS) --target layerbench
+
+# site/ from data/, as `make render` writes it.
+site-render: site-tools
+	$(SITE_BIN) render --data data --templates templates --out site $(if $(BASE_URL),--base-url $(BASE_URL))
+
+# data/ rendered into $(SITE_PREVIEW) (never site/) and served with live reload until Ctrl-C.
+site-serve: site-tools
+	exec $(SITE_BIN) serve --root $(SITE_PREVIEW) --data data --templates templates $(SERVE_ARGS)
+
+# data/ rendered into a scratch folder must equal the committed site/ byte for byte, no file more or less.
+site-check: site-tools
+	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
+	  $(SITE_BIN) render --data data --templates templates --out "$$scratch/site" >/dev/null && \
+	  { diff -rq site "$$scratch/site" || { echo "site-check: site/ is not data/ as rendered now; run \`make site-render\` and commit site/" >&2; exit 1; }; } && \
+	  echo "site-check: site/ is data/ rendered without LibTorch, byte for byte"
 
 # libFuzzer on every file the program reads: datasets, the catalog, the parity validation files, the
 # reference's inconsistencies and the templates. Needs clang and its runtime (Debian: clang, libclang-rt-dev), which
@@ -89,4 +123,4 @@ device-build:
 	@bash scripts/device-build.sh
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SITE_BUILD)

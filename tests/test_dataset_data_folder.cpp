@@ -195,3 +195,28 @@ TEST_CASE("dataset::validate_file on a data folder")
     CHECK(lines[0].rfind(published.inconsistencies.string() + ": /format_version: format version 2.0.0 is too new", 0) == 0);
   }
 }
+
+TEST_CASE("dataset::DataFolder::catalog_file")
+{
+  SUBCASE("the catalog's name, and the lock publish holds beside it")
+  {
+    CHECK(dataset::DataFolder::catalog_file("data") == std::filesystem::path("data/catalog.json"));
+    CHECK(dataset::DataFolder::catalog_lock_file("data") == std::filesystem::path("data/.catalog.json.lock"));
+  }
+  SUBCASE("a file is the catalog by its name")
+  {
+    CHECK(dataset::DataFolder::is_catalog_file("somewhere/catalog.json"));
+    CHECK(dataset::DataFolder::is_catalog_file("catalog.json"));
+    CHECK_FALSE(dataset::DataFolder::is_catalog_file("data/datasets/catalog.json.bak"));
+  }
+  SUBCASE("a folder holds a catalog once something is published into it")
+  {
+    test::TempFolder folder;
+    CHECK_FALSE(dataset::DataFolder::holds_catalog(folder.path()));
+    dataset::PublishOptions options;
+    options.data_dir = folder.path();
+    dataset::publish(test::measured(), options);
+    CHECK(dataset::DataFolder::holds_catalog(folder.path()));
+    CHECK(std::filesystem::exists(folder.path() / "catalog.json"));
+  }
+}

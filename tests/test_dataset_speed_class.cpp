@@ -18,6 +18,13 @@ dataset::Cell cell(const std::string& layer, int batch, double median)
 
 } // namespace
 
+TEST_CASE("dataset::speed_class_rule")
+{
+  // The rule text names the reference batch from its one constant.
+  CHECK(dataset::speed_class_rule().rfind("At batch size 32 (or the run's largest batch size without 32), the layer "
+                                          "with the smallest median is Fastest;", 0) == 0);
+}
+
 TEST_CASE("dataset::speed_class_for_ratio")
 {
   CHECK(dataset::speed_class_for_ratio(1.0) == "Fastest");

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The view model's text for what the numbers are: noise-target marks, the focus batch, speed classes,
+// The view model's text for what the numbers are: noise-target marks, the reference batch, speed classes,
 // and the pages built from hand-made datasets (the numbers are test inputs, not measurements).
 #include "site/view_common.hpp"
 #include "site/view_model.hpp"

@@ -10,7 +10,9 @@ from typing import Callable, Dict, List, Tuple
 import torch
 from torch import nn
 
+# `layerbench run`'s default batch sizes (engine/dataset/batch_sizes.hpp; a test holds this copy to it).
 BATCH_SIZES = (1, 8, 32, 128)
+BATCH_SIZES_TEXT = ",".join(str(size) for size in BATCH_SIZES)
 
 
 def use_ieee_float32() -> None:

@@ -93,7 +93,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--device", default="auto", help="auto, cpu or cuda (default auto)")
     parser.add_argument("--layers", default="all", help="comma-separated layer names (default all)")
-    parser.add_argument("--batch-sizes", default="1,8,32,128", help="comma-separated (default 1,8,32,128)")
+    parser.add_argument("--batch-sizes", default=catalog.BATCH_SIZES_TEXT,
+                        help=f"comma-separated (default {catalog.BATCH_SIZES_TEXT})")
     parser.add_argument("--min-run-time", type=float, default=1.0,
                         help="seconds blocked_autorange spends per cell at least (default 1.0)")
     parser.add_argument("--warmup", type=float, default=0.2, help="warm-up seconds per cell (default 0.2)")

@@ -48,6 +48,7 @@ set -euo pipefail
 device=${DEVICE:-cuda}
 runs=${RUNS:-3}
 layers=${LAYERS:-all}
+# `layerbench run`'s default (engine/dataset/batch_sizes.hpp; a test holds this copy to it).
 batch_sizes=${BATCH_SIZES:-1,8,32,128}
 timer_min_run_time=${TIMER_MIN_RUN_TIME:-0.5}
 python=${LAYERBENCH_TORCH_PYTHON:-/opt/torch/.venv/bin/python}

@@ -339,6 +339,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--layers", default="all")
+    # `layerbench run`'s default (engine/dataset/batch_sizes.hpp; a test holds this copy to it).
     parser.add_argument("--batch-sizes", default="1,8,32,128")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--cpu-memory", default="steady-state", choices=sorted(POLICIES))

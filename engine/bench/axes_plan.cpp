@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/axes_plan.hpp"
 
+#include "dataset/batch_sizes.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -82,7 +83,7 @@ Preset preset(PresetName name, PlanDevice device)
 {
   Preset result;
   if (name == PresetName::reference) {
-    result.batch_sizes = {1, 8, 32, 128};
+    result.batch_sizes = dataset::default_batch_sizes();
     return result;
   }
   // Every value the device supports; corners a layer cannot run are skipped cells.
@@ -106,7 +107,7 @@ Preset preset(PresetName name, PlanDevice device)
     add(result.grid.compiled, corner.compiled);
   }
   if (device == PlanDevice::cuda) {
-    result.batch_sizes = {1, 8, 32, 128};
+    result.batch_sizes = dataset::default_batch_sizes();
     return result;
   }
   // Exporting the fourteen AOTInductor packages takes well over 10 minutes on a 2-core machine, LSTM

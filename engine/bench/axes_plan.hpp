@@ -46,7 +46,7 @@ struct Preset
   std::optional<double> cell_budget_seconds;
 };
 
-// reference: today's matrix (one corner, batch sizes 1, 8, 32, 128). cube: every value of every axis
+// reference: today's matrix (one corner, dataset::k_default_batch_sizes). cube: every value of every axis
 // that the device supports; on the CPU with batch sizes 1 and 8, short budgets and eager only (no
 // AOTInductor exports), to finish within about 15 minutes on a 2-core machine.
 Preset preset(PresetName name, PlanDevice device);

@@ -5,6 +5,7 @@
 #include "bench/cpu_memory.hpp"
 #include "bench/device.hpp"
 #include "bench/measure.hpp"
+#include "dataset/batch_sizes.hpp"
 #include "dataset/dataset.hpp"
 
 #include <atomic>
@@ -20,7 +21,7 @@ enum class PeakMeasurement { measure, skip };
 struct RunOptions
 {
   std::vector<std::string> layers; // catalog order when empty
-  std::vector<int> batch_sizes{1, 8, 32, 128};
+  std::vector<int> batch_sizes = dataset::default_batch_sizes();
   dataset::AxisGrid axes; // the corners of the performance-setting cube measured; the reference by default
   MeasureSettings settings;
   std::filesystem::path out;

@@ -20,7 +20,7 @@ namespace {
 // The featured dataset of the data folder, if it has a catalog that names one.
 std::unique_ptr<dataset::Dataset> featured_dataset(const std::filesystem::path& data_dir)
 {
-  if (!std::filesystem::exists(data_dir / "catalog.json")) {
+  if (!dataset::DataFolder::holds_catalog(data_dir)) {
     return nullptr;
   }
   const auto folder = dataset::DataFolder::load(data_dir);
@@ -84,7 +84,7 @@ int cmd_publish(const Arguments& arguments)
   dataset::PublishOptions publish;
   publish.data_dir = (*values)["data"].as<std::string>();
   // A mistyped --data would otherwise start a second, empty data folder without a word.
-  if (!values->count("init") && !std::filesystem::exists(publish.data_dir / "catalog.json")) {
+  if (!values->count("init") && !dataset::DataFolder::holds_catalog(publish.data_dir)) {
     throw Error("publish: " + publish.data_dir.string()
                 + " holds no catalog.json; pass --init to start a new data folder there");
   }

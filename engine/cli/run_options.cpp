@@ -5,6 +5,7 @@
 
 #include "bench/catalog.hpp"
 #include "bench/runner.hpp"
+#include "dataset/batch_sizes.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -244,7 +245,7 @@ po::options_description run_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
     ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
     ("layers", po::value<std::string>(), "comma-separated subset of the catalog (default: all 14; see 'layerbench layers')")
-    ("batch-sizes", po::value<std::string>()->default_value("1,8,32,128"), "comma-separated batch sizes (default: the preset's)")
+    ("batch-sizes", po::value<std::string>()->default_value(dataset::batch_sizes_text(dataset::default_batch_sizes())), "comma-separated batch sizes (default: the preset's)")
     ("preset", po::value<std::string>()->default_value("reference"),
      "reference (one corner: fp32, contiguous, cudnn.benchmark off, inference mode, eager) or cube (every "
      "combination of settings the device supports; on the CPU batch sizes 1,8, short budgets and eager only, about "

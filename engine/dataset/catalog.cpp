@@ -396,10 +396,10 @@ void check_text(const std::string& what, const std::string& text)
 
 CatalogEntry publish(Dataset run, const PublishOptions& options)
 {
-  const auto catalog_path = options.data_dir / "catalog.json";
+  const auto catalog_path = DataFolder::catalog_file(options.data_dir);
   std::filesystem::create_directories(options.data_dir);
   // Held from reading the catalog to writing it back, so two publishes at once both land.
-  const auto lock_path = options.data_dir / k_catalog_lock;
+  const auto lock_path = DataFolder::catalog_lock_file(options.data_dir);
   const auto lock = util::FileLock::acquire(lock_path);
   if (!lock) {
     throw Error(lock_path.string() + ": " + lock.error());
@@ -461,7 +461,7 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   parse(content, (options.data_dir / entry.path).string());
   parse_catalog(catalog_text, catalog_path.string());
 
-  std::filesystem::create_directories(options.data_dir / "datasets");
+  std::filesystem::create_directories((options.data_dir / entry.path).parent_path());
   write(options.data_dir / entry.path, content, util::Overwrite::no);
   try {
     write(catalog_path, catalog_text, util::Overwrite::yes);

@@ -102,9 +102,6 @@ struct PublishOptions
 
 // Validates `run`, gives it the next version of its id, writes DATA/datasets/<id>-v<N>.json (never
 // over an existing file) and then the catalog, each atomically. Returns the new catalog entry.
-// The lock file beside catalog.json that publish holds around its read-modify-write.
-inline constexpr const char* k_catalog_lock = ".catalog.json.lock";
-
 CatalogEntry publish(Dataset run, const PublishOptions& options);
 
 // What a reader of the published dataset should know before trusting it: one shard only, skipped

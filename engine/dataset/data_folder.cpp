@@ -112,6 +112,11 @@ std::vector<std::string> check_reference(const InconsistencyFile& file, const Ca
 
 namespace {
 
+// The folder's layout (the diagram in data_folder.hpp).
+constexpr const char* k_catalog_name = "catalog.json";
+constexpr const char* k_datasets_folder = "datasets";
+constexpr const char* k_references_folder = "reference";
+
 DatasheetPeaks load_datasheet(const fs::path& dir)
 {
   const auto file = dir / "peaks" / "datasheet.json";
@@ -147,7 +152,7 @@ DataFolder DataFolder::load(const fs::path& dir, std::vector<std::string>& probl
 std::optional<fs::path> DataFolder::folder_of(const fs::path& file)
 {
   const auto folder = fs::absolute(file).parent_path();
-  if ((folder.filename() != "datasets" && folder.filename() != "reference") || !fs::exists(folder.parent_path() / "catalog.json")) {
+  if ((folder.filename() != k_datasets_folder && folder.filename() != k_references_folder) || !holds_catalog(folder.parent_path())) {
     return std::nullopt;
   }
   // Named as the caller named the file, so messages keep its relative paths.
@@ -158,23 +163,43 @@ std::optional<fs::path> DataFolder::folder_of(const fs::path& file)
   return parent.parent_path().empty() ? fs::path(".") : parent.parent_path();
 }
 
+fs::path DataFolder::catalog_file(const fs::path& dir)
+{
+  return dir / k_catalog_name;
+}
+
+bool DataFolder::is_catalog_file(const fs::path& file)
+{
+  return file.filename() == k_catalog_name;
+}
+
+bool DataFolder::holds_catalog(const fs::path& dir)
+{
+  return fs::exists(catalog_file(dir));
+}
+
+fs::path DataFolder::catalog_lock_file(const fs::path& dir)
+{
+  return dir / ("." + std::string(k_catalog_name) + ".lock");
+}
+
 void DataFolder::read_catalog(std::vector<std::string>* problems)
 {
-  const auto path = m_dir / "catalog.json";
+  const auto path = catalog_file(m_dir);
   m_has_catalog = fs::exists(path);
   if (m_has_catalog) {
     attempt(problems, [&] { m_catalog = load_catalog(path); });
     return;
   }
-  if (json_files(m_dir / "datasets", ".json").empty()) {
-    report(problems, {m_dir.string() + ": no datasets (neither catalog.json nor datasets/*.json)"});
+  if (json_files(m_dir / k_datasets_folder, ".json").empty()) {
+    report(problems, {m_dir.string() + ": no datasets (neither " + k_catalog_name + " nor " + k_datasets_folder + "/*.json)"});
   }
 }
 
 void DataFolder::read_datasets(std::vector<std::string>* problems)
 {
   if (!m_has_catalog) {
-    for (const auto& file : json_files(m_dir / "datasets", ".json")) {
+    for (const auto& file : json_files(m_dir / k_datasets_folder, ".json")) {
       attempt(problems, [&] {
         FolderDataset item{{}, file, read(file), {}};
         item.data = parse(item.bytes, file.string());
@@ -200,7 +225,7 @@ void DataFolder::read_datasets(std::vector<std::string>* problems)
     }
     const auto replaced = parse_reference(entry.replaces, "replaces");
     if (!find_entry(m_catalog, replaced.id, replaced.version)) {
-      report(problems, {(m_dir / "catalog.json").string() + ": /datasets/" + std::to_string(i) + "/replaces: "
+      report(problems, {catalog_file(m_dir).string() + ": /datasets/" + std::to_string(i) + "/replaces: "
                         + entry.replaces + " is not in the catalog"});
     }
   }
@@ -208,7 +233,7 @@ void DataFolder::read_datasets(std::vector<std::string>* problems)
 
 void DataFolder::read_references(std::vector<std::string>* problems)
 {
-  for (const auto& file : json_files(m_dir / "reference", k_inconsistencies_suffix)) {
+  for (const auto& file : json_files(m_dir / k_references_folder, k_inconsistencies_suffix)) {
     attempt(problems, [&] {
       auto parsed = parse_inconsistencies(read(file), file.string());
       if (m_has_catalog) {

@@ -48,6 +48,14 @@ public:
   // DATA/catalog.json; nullopt otherwise.
   static std::optional<std::filesystem::path> folder_of(const std::filesystem::path& file);
 
+  // DIR/catalog.json: the folder's file names are spelled here and nowhere else.
+  static std::filesystem::path catalog_file(const std::filesystem::path& dir);
+  static bool is_catalog_file(const std::filesystem::path& file); // by its name: X/catalog.json
+  // Whether DIR holds a catalog, that is whether anyone has published into it.
+  static bool holds_catalog(const std::filesystem::path& dir);
+  // DIR/.catalog.json.lock, which publish holds around its read-modify-write of the catalog.
+  static std::filesystem::path catalog_lock_file(const std::filesystem::path& dir);
+
   const std::filesystem::path& dir() const { return m_dir; }
   bool has_catalog() const { return m_has_catalog; }
   const Catalog& catalog() const { return m_catalog; }

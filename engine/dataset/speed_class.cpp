@@ -1,34 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/speed_class.hpp"
 
+#include "dataset/batch_sizes.hpp"
+
 #include <algorithm>
 #include <map>
 
 namespace layerbench::dataset {
 
-namespace {
-
-constexpr int k_reference_batch = 32;
-
-} // namespace
-
-int reference_batch(const Dataset& dataset)
-{
-  if (!dataset.methodology || dataset.methodology->batch_sizes.empty()) {
-    return k_reference_batch;
-  }
-  const auto& sizes = dataset.methodology->batch_sizes;
-  if (std::find(sizes.begin(), sizes.end(), k_reference_batch) != sizes.end()) {
-    return k_reference_batch;
-  }
-  return *std::max_element(sizes.begin(), sizes.end());
-}
-
 std::string speed_class_rule()
 {
-  return "At batch size 32 (or the run's largest batch size without 32), the layer with the smallest median is "
-         "Fastest; every other layer is classed by its median over that smallest one: under 10x Fast, under 100x "
-         "Medium, under 1000x Slow, else Very Slow.";
+  const auto batch = std::to_string(k_reference_batch);
+  return "At batch size " + batch + " (or the run's largest batch size without " + batch + "), the layer with the "
+         "smallest median is Fastest; every other layer is classed by its median over that smallest one: under 10x "
+         "Fast, under 100x Medium, under 1000x Slow, else Very Slow.";
 }
 
 std::string speed_class_for_ratio(double ratio)

@@ -541,7 +541,7 @@ void check_against_catalog(const std::filesystem::path& path,
   if (!folder || dataset.version < 1) {
     return;
   }
-  const auto catalog_path = *folder / "catalog.json";
+  const auto catalog_path = DataFolder::catalog_file(*folder);
   const auto catalog = load_catalog(catalog_path);
   const auto* entry = find_entry(catalog, dataset.id, dataset.version);
   if (!entry) {
@@ -555,7 +555,7 @@ void validate_inconsistencies(const std::filesystem::path& path, const std::stri
 {
   const auto file = parse_inconsistencies(text, path.string());
   if (const auto folder = DataFolder::folder_of(path)) {
-    append(out, check_reference(file, load_catalog(*folder / "catalog.json")));
+    append(out, check_reference(file, load_catalog(DataFolder::catalog_file(*folder))));
   }
 }
 
@@ -584,7 +584,7 @@ std::vector<std::string> validate_file(const std::filesystem::path& path, std::v
     }
     if (looks_like_catalog(*text)) {
       parse_catalog(*text, file);
-      if (path.filename() == "catalog.json") {
+      if (DataFolder::is_catalog_file(path)) {
         // The whole folder: every dataset it lists, its validation files and its reference inconsistencies.
         DataFolder::load(path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path(), out);
       }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/view_common.hpp"
 
-#include "dataset/speed_class.hpp"
+#include "dataset/batch_sizes.hpp"
 #include "site/view_model.hpp"
 #include "util/format.hpp"
 
@@ -545,11 +545,11 @@ Data params_mislead(const Dataset& data, int batch, const std::string& slowest)
 
 Data featured_facts(const Dataset& data)
 {
-  const int focus = dataset::reference_batch(data);
+  const int batch = dataset::reference_batch(data);
   std::optional<std::pair<std::string, double>> fastest;
   std::optional<std::pair<std::string, double>> slowest;
   for (const auto& layer : data.layers) {
-    const auto ms = median_ms(data, layer.name, focus);
+    const auto ms = median_ms(data, layer.name, batch);
     if (!ms) {
       continue;
     }
@@ -575,9 +575,9 @@ Data featured_facts(const Dataset& data)
   extremes.set("slowest", slowest->first);
   extremes.set("slowest_ms", ms_text(slowest->second));
   extremes.set("ratio", ratio_text(slowest->second / fastest->second));
-  extremes.set("batch", std::to_string(focus));
+  extremes.set("batch", std::to_string(batch));
   facts.set("extremes", extremes);
-  facts.set("params_mislead", params_mislead(data, focus, slowest->first));
+  facts.set("params_mislead", params_mislead(data, batch, slowest->first));
   return facts;
 }
 

@@ -81,7 +81,7 @@ std::string speed_class_text(const dataset::Dataset& data, const dataset::Layer&
 // The class alone, without saying whose rule it is: for a table that says so once.
 std::string speed_class_of(const dataset::Dataset& data, const dataset::Layer& layer);
 
-// Headline facts of one dataset (fastest and slowest layer at the focus batch, their ratio).
+// Headline facts of one dataset (fastest and slowest layer at its reference batch, their ratio).
 Data featured_facts(const dataset::Dataset& data);
 
 } // namespace layerbench::site

@@ -2,7 +2,7 @@
 // The FAQ: the seed page's questions, every figure in the answers computed from the featured dataset.
 // An answer whose figures the dataset cannot give is left out rather than filled in.
 
-#include "dataset/speed_class.hpp"
+#include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"

@@ -2,7 +2,7 @@
 // The formulas page: every layer's parameter and FLOP formula on one page, with a note on what the
 // formula leaves out and figures computed from the featured dataset.
 
-#include "dataset/speed_class.hpp"
+#include "dataset/batch_sizes.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "util/format.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The page of one layer: its definition, formulas, checks, charts and every dataset's figures.
 
-#include "dataset/speed_class.hpp"
+#include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
@@ -110,9 +110,9 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
     // gives its own, and says so in the cell.
     const int batch = dataset::reference_batch(entry.data);
     const std::string other_batch = batch == headed_batch ? "" : " at BS=" + std::to_string(batch);
-    const dataset::Cell* focus = dataset::find_cell(entry.data, name, batch);
-    row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) + other_batch : k_missing);
-    row.set("throughput", focus && focus->throughput_samples_per_s ? util::format_rate(*focus->throughput_samples_per_s, "samples/s") + other_batch : k_missing);
+    const dataset::Cell* at_batch = dataset::find_cell(entry.data, name, batch);
+    row.set("memory", at_batch && at_batch->peak_memory_bytes ? util::format_bytes(static_cast<double>(*at_batch->peak_memory_bytes)) + other_batch : k_missing);
+    row.set("throughput", at_batch && at_batch->throughput_samples_per_s ? util::format_rate(*at_batch->throughput_samples_per_s, "samples/s") + other_batch : k_missing);
     row.set("speed", speed_class_text(entry.data, *layer));
     rows.push_back(row);
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/view_model.hpp"
 
+#include "dataset/batch_sizes.hpp"
 #include "dataset/speed_class.hpp"
 #include "site/chart.hpp"
 #include "site/view_common.hpp"
@@ -37,7 +38,7 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
   Data view = object();
   view.set("root", root);
   view.set("page_title", title);
-  view.set("focus_batch", std::to_string(dataset::reference_batch(site.datasets[site.featured].data)));
+  view.set("reference_batch", std::to_string(dataset::reference_batch(site.datasets[site.featured].data)));
   Data nav = list();
   for (const auto& item : k_nav) {
     Data entry = object();
@@ -116,8 +117,8 @@ Data home_rows(const SiteDataset& entry, const std::vector<int>& batches)
       times.push_back(time_cell(data, dataset::find_cell(data, layer.name, batch)));
     }
     row.set("times", times);
-    const dataset::Cell* focus = dataset::find_cell(data, layer.name, dataset::reference_batch(data));
-    row.set("memory", focus && focus->peak_memory_bytes ? util::format_bytes(static_cast<double>(*focus->peak_memory_bytes)) : k_missing);
+    const dataset::Cell* at_batch = dataset::find_cell(data, layer.name, dataset::reference_batch(data));
+    row.set("memory", at_batch && at_batch->peak_memory_bytes ? util::format_bytes(static_cast<double>(*at_batch->peak_memory_bytes)) : k_missing);
     row.set("speed", speed_class_of(data, layer));
     rows.push_back(row);
   }
@@ -133,17 +134,17 @@ Data batch_headers(const std::vector<int>& batches)
   return headers;
 }
 
-std::string focus_bar_chart(const Dataset& data, const std::string& id)
+std::string reference_batch_bar_chart(const Dataset& data, const std::string& id)
 {
-  const int focus = dataset::reference_batch(data);
+  const int batch = dataset::reference_batch(data);
   BarChart chart;
   chart.id = id;
-  chart.title = "Forward time of every layer at batch size " + std::to_string(focus);
-  chart.description = "Median milliseconds per forward pass of one batch of " + std::to_string(focus)
+  chart.title = "Forward time of every layer at batch size " + std::to_string(batch);
+  chart.description = "Median milliseconds per forward pass of one batch of " + std::to_string(batch)
                       + " in " + data.title + ", on a logarithmic scale; the table gives the same figures.";
   chart.value_label = "milliseconds per batch (log scale)";
   for (const auto& layer : data.layers) {
-    const auto ms = median_ms(data, layer.name, focus);
+    const auto ms = median_ms(data, layer.name, batch);
     if (ms && *ms > 0) {
       chart.bars.push_back({layer.name, *ms, ms_text(*ms) + " ms"});
     }
@@ -193,7 +194,7 @@ PageSpec home_page(const SiteData& site)
   page.view.set("results", ordered);
   page.view.set("switch", results);
   page.view.set("has_others", Data(all.size() > 1));
-  page.view.set("bar_chart", focus_bar_chart(featured.data, "bars-focus"));
+  page.view.set("bar_chart", reference_batch_bar_chart(featured.data, "bars-focus"));
   page.view.set("summary", featured_facts(featured.data));
   Data others = list();
   for (const auto& entry : site.datasets) {

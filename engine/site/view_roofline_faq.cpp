@@ -2,7 +2,7 @@
 // The FAQ's two roofline answers, every figure from one dataset with measured peaks: why time does
 // not follow TFLOP/s, and why two convolutions with similar FLOPs take different times.
 
-#include "dataset/speed_class.hpp"
+#include "dataset/batch_sizes.hpp"
 #include "site/view_common.hpp"
 #include "site/view_roofline.hpp"
 #include "util/format.hpp"
