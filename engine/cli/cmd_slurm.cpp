@@ -38,7 +38,7 @@ po::options_description slurm_options()
     ("out-dir", po::value<std::string>()->required(), "shared folder for the scripts, logs, shards and merged.json "
                                                      "(created; must be visible from every node)")
     ("shards", po::value<int>()->required(), "split the matrix in N shards, one array task each")
-    ("max-running", po::value<int>(), "run at most K tasks at once (the array's %K)")
+    ("max-running", po::value<int>(), "run at most K tasks at once (the array's %K), 1 to --shards")
     ("partition", po::value<std::string>(), "sbatch --partition")
     ("time", po::value<std::string>(), "sbatch --time, per task (for example 2:00:00)")
     ("account", po::value<std::string>(), "sbatch --account")
@@ -212,7 +212,9 @@ cluster::SlurmJob make_job(const po::variables_map& values, const Arguments& arg
   require(job.shards >= 1, "slurm: --shards: must be at least 1");
   if (values.count("max-running")) {
     job.max_running = values["max-running"].as<int>();
-    require(*job.max_running >= 1, "slurm: --max-running: must be at least 1");
+    require(*job.max_running >= 1 && *job.max_running <= job.shards,
+            "slurm: --max-running: " + std::to_string(*job.max_running) + " is outside its range, 1 to --shards ("
+                + std::to_string(job.shards) + ")");
   }
   job.gpu = device == "cuda" ? cluster::Gpu::one : cluster::Gpu::none;
   const auto text = [&](const char* name) { return values.count(name) ? values[name].as<std::string>() : ""; };
