@@ -50,3 +50,10 @@ TEST_CASE("util::format_rate")
   CHECK(format_rate(1.5e12, "FLOP/s") == "1.50 TFLOP/s");
   CHECK(format_rate(250, "FLOP/s") == "250 FLOP/s");
 }
+
+TEST_CASE("util::format_count")
+{
+  CHECK(format_count(1, "iteration") == "1 iteration");
+  CHECK(format_count(0, "iteration") == "0 iterations");
+  CHECK(format_count(1000, "sample") == "1,000 samples");
+}

@@ -60,7 +60,7 @@ Data methodology_rows(const dataset::Methodology& m)
   rows.push_back(labelled("Timer", m.timer));
   rows.push_back(labelled("Data type", m.dtype));
   rows.push_back(labelled("Mode", m.inference_mode ? "inference mode (no autograd)" : "autograd enabled"));
-  rows.push_back(labelled("Warm-up", "at least " + seconds_text(m.warmup_seconds) + " and " + util::format_thousands(m.warmup_min_iterations) + " iterations"));
+  rows.push_back(labelled("Warm-up", "at least " + seconds_text(m.warmup_seconds) + " and " + util::format_count(m.warmup_min_iterations, "iteration")));
   rows.push_back(labelled("Sample length", "iterations per sample grow until one sample takes " + seconds_text(m.block_target_seconds)));
   rows.push_back(labelled("Noise metric", noise_metric_text(m.noise_metric)));
   rows.push_back(labelled("Noise target", trimmed_significant(m.noise_target * 100.0, 3) + "%"));

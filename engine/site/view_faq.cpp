@@ -267,7 +267,7 @@ Data methodology_answer(const Dataset& data)
   Data answer = object();
   answer.set("timer", m.timer.empty() ? k_missing : m.timer);
   answer.set("warmup_seconds", trimmed_significant(m.warmup_seconds, 3));
-  answer.set("warmup_iterations", util::format_thousands(m.warmup_min_iterations));
+  answer.set("warmup_iterations", util::format_count(m.warmup_min_iterations, "iteration"));
   answer.set("noise_target", trimmed_significant(m.noise_target * 100.0, 3) + "%");
   answer.set("samples", sample_counts(data));
   return answer;

@@ -96,4 +96,9 @@ std::string format_rate(double value, const std::string& unit)
   return with_prefix(value, 1000.0, {"", "K", "M", "G", "T"}, " ") + unit;
 }
 
+std::string format_count(int64_t count, const std::string& noun)
+{
+  return format_thousands(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 } // namespace layerbench::util

@@ -15,6 +15,10 @@ std::string format_significant(double value, int digits);
 // Thousands separated: 73856 -> "73,856".
 std::string format_thousands(int64_t value);
 
+// A count and its noun, the noun in the plural (an added "s") unless the count is one: "1 iteration",
+// "3 iterations", "1,000 samples".
+std::string format_count(int64_t count, const std::string& noun);
+
 // Count with a decimal suffix, three significant digits: 132710400 -> "133M", 4.7e9 -> "4.70B".
 // "K", "M", "B" (billion, as the benchmark page writes it), "T".
 std::string format_si(double value);
