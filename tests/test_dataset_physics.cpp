@@ -57,7 +57,7 @@ TEST_CASE("dataset::check_physics")
     REQUIRE(!findings.empty());
     CHECK(findings[0].severity == dataset::Severity::error);
     CHECK(findings[0].pointer == "/results/0/stats/median_ms");
-    CHECK(findings[0].message.find("Linear@1: 1.00 GFLOP in 4.00 ms is 250 GFLOP/s, more than 2x the device's measured "
+    CHECK(findings[0].message.find("Linear at batch size 1: 1.00 GFLOP in 4.00 ms is 250 GFLOP/s, more than 2x the device's measured "
                                    "fp32 peak of 100 GFLOP/s")
           != std::string::npos);
   }

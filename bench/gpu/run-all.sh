@@ -140,17 +140,23 @@ step_cube() {
     --aoti-cache "$work/aoti" ${RUN_ARGS:-}
 }
 
+# Runs a Python script with `--out WORK/FILE.tmp` added, and renames its output into place only once whole;
+# skipped when an earlier call measured it.
+python_once() {
+  local file=$1
+  shift
+  [[ -e $work/$file ]] && { echo "run-all: $file is already measured; skipped"; return 0; }
+  "$python" "$@" --out "$work/$file.tmp"
+  mv "$work/$file.tmp" "$work/$file"
+}
+
 step_timer() {
-  [[ -e $work/python_timer.json ]] && { echo "run-all: python_timer.json is already measured; skipped"; return 0; }
-  "$python" "$here/python_timer.py" --device "$device" --layers "$layers" --batch-sizes "$batch_sizes" \
-    --min-run-time "$timer_min_run_time" --with-variants --out "$work/python_timer.json.tmp"
-  mv "$work/python_timer.json.tmp" "$work/python_timer.json"
+  python_once python_timer.json "$here/python_timer.py" --device "$device" --layers "$layers" \
+    --batch-sizes "$batch_sizes" --min-run-time "$timer_min_run_time" --with-variants
 }
 
 step_flops() {
-  [[ -e $work/flops.json ]] && { echo "run-all: flops.json is already measured; skipped"; return 0; }
-  "$python" "$here/flop_counter.py" --device "$device" --layers "$layers" --out "$work/flops.json.tmp"
-  mv "$work/flops.json.tmp" "$work/flops.json"
+  python_once flops.json "$here/flop_counter.py" --device "$device" --layers "$layers"
 }
 
 step_report() {

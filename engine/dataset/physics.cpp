@@ -9,11 +9,6 @@ namespace layerbench::dataset {
 
 namespace {
 
-std::string cell_name(const Cell& cell)
-{
-  return cell.layer + "@" + std::to_string(cell.batch_size) + (cell.axes.is_reference() ? "" : " " + label(cell.axes));
-}
-
 void check_compute(const Cell& cell, const Layer& layer, double seconds, const std::string& pointer,
                    const Roofs& roofs, std::vector<Finding>& findings)
 {
@@ -23,7 +18,7 @@ void check_compute(const Cell& cell, const Layer& layer, double seconds, const s
     return;
   }
   findings.push_back({Severity::error, pointer,
-                      cell_name(cell) + ": " + util::format_rate(flop, "FLOP") + " in "
+                      describe_cell({cell.layer, cell.batch_size, cell.axes}) + ": " + util::format_rate(flop, "FLOP") + " in "
                           + util::format_significant(seconds * 1e3, 3) + " ms is " + util::format_rate(rate, "FLOP/s")
                           + ", more than " + util::format_fixed(k_impossible_margin, 0) + "x the device's measured "
                           + roofs.precision + " peak of " + util::format_rate(roofs.compute_flop_per_s, "FLOP/s")
@@ -42,7 +37,7 @@ void check_memory(const Dataset& dataset, const Cell& cell, const Layer& layer, 
     return;
   }
   const auto cache = dataset.environment->last_level_cache_bytes;
-  const std::string arithmetic = cell_name(cell) + ": at least " + util::format_bytes(*bytes) + " moved in "
+  const std::string arithmetic = describe_cell({cell.layer, cell.batch_size, cell.axes}) + ": at least " + util::format_bytes(*bytes) + " moved in "
                                  + util::format_significant(seconds * 1e3, 3) + " ms is " + util::format_rate(rate, "B/s")
                                  + ", above the measured memory roof of " + util::format_rate(roofs.memory_bytes_per_s, "B/s");
   if (cache && *bytes > static_cast<double>(*cache) && rate > k_impossible_margin * roofs.memory_bytes_per_s) {
