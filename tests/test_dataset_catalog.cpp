@@ -2,6 +2,7 @@
 #include "dataset/catalog.hpp"
 
 #include "dataset/io.hpp"
+#include "dataset/rounds.hpp"
 #include "dataset/validate.hpp"
 #include "test_dataset_fixture.hpp"
 #include "util/error.hpp"
@@ -27,6 +28,7 @@ TEST_CASE("dataset::publish")
   test::TempFolder folder;
   dataset::PublishOptions options;
   options.data_dir = folder.path();
+  options.forced = "test fixture: one round, built outside a checkout";
   const auto first = dataset::publish(test::measured(), options);
 
   SUBCASE("the first version: file, sha256 and catalog entry")
@@ -157,6 +159,7 @@ TEST_CASE("dataset::publish concurrent")
   test::TempFolder folder;
   dataset::PublishOptions options;
   options.data_dir = folder.path();
+  options.forced = "test fixture: one round, built outside a checkout";
   dataset::publish(test::measured(), options);
   SUBCASE("publishes from many threads at once all reach the catalog")
   {
@@ -322,5 +325,59 @@ TEST_CASE("dataset::parse_reference")
       CAPTURE(bad);
       CHECK_THROWS_AS(dataset::parse_reference(bad, "--replaces"), Error);
     }
+  }
+}
+
+TEST_CASE("dataset::publish_refusals")
+{
+  // The fixture as a clean three-round run would leave it.
+  const auto clean = [] {
+    auto run = dataset::combine_rounds({{{1, "ok", "", 1, "", {}, {}, {}}, test::measured()},
+                                        {{2, "ok", "", 2, "", {}, {}, {}}, test::measured()},
+                                        {{3, "ok", "", 3, "", {}, {}, {}}, test::measured()}},
+                                       7);
+    run.provenance.git_commit = "0123456789abcdef0123456789abcdef01234567";
+    run.environment->other_cores_busy = 0.05;
+    return run;
+  };
+  SUBCASE("a clean, quiet run of three rounds is published as it is")
+  {
+    CHECK(dataset::publish_refusals(clean()).empty());
+  }
+  SUBCASE("a dirty tree, no checkout, a busy machine and a single round are each named")
+  {
+    auto run = clean();
+    run.provenance.git_commit = "0123456789abcdef0123456789abcdef01234567-dirty";
+    run.environment->other_cores_busy = 1.1;
+    run.rounds.reset();
+    for (auto& cell : run.results) {
+      cell.rounds.clear();
+      cell.round_spread.reset();
+    }
+    const auto refusals = dataset::publish_refusals(run);
+    REQUIRE(refusals.size() == 3);
+    CHECK(refusals[0].find("uncommitted changes (0123456789abcdef0123456789abcdef01234567-dirty)") != std::string::npos);
+    CHECK(refusals[1] == "the machine was busy: other processes kept 1.10 cores busy on average while it measured");
+    CHECK(refusals[2] == "it measured 1 round; publishing wants 3 or more (run --rounds 3)");
+    run.provenance.git_commit = "unknown";
+    CHECK(dataset::publish_refusals(run)[0] == "it was built outside a git checkout, so its source cannot be named");
+  }
+  SUBCASE("publish refuses such a run, and --force records its reason with what it overrode")
+  {
+    test::TempFolder folder;
+    dataset::PublishOptions options;
+    options.data_dir = folder.path();
+    auto run = clean();
+    run.environment->other_cores_busy = 0.9;
+    const auto error = test::error_of([&] { dataset::publish(run, options); });
+    CHECK(error.find("publish: refused: the machine was busy") != std::string::npos);
+    CHECK(error.find("--force REASON") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(folder.path() / "catalog.json"));
+    options.forced = "the only GPU lease of the month";
+    const auto entry = dataset::publish(run, options);
+    const auto published = dataset::load(folder.path() / entry.path);
+    CHECK(published.provenance.forced
+          == "the only GPU lease of the month (overrode: the machine was busy: other processes kept 0.90 cores busy on "
+             "average while it measured)");
   }
 }

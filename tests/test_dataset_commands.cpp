@@ -264,22 +264,25 @@ TEST_CASE("layerbench writes standard output or fails")
   }
 }
 
+// The fixture is one round built outside a checkout, which publish refuses unless forced.
+const std::string k_forced = " --force 'test fixture'";
+
 TEST_CASE("layerbench publish")
 {
   test::TempFolder folder;
   const auto run = write_dataset(folder, "run.json", test::measured());
   const auto data = (folder.path() / "data").string();
-  const auto refused = run_layerbench("publish " + run + " --data " + data);
+  const auto refused = run_layerbench("publish " + run + k_forced + " --data " + data);
   CHECK(refused.status == 1);
   CHECK(refused.output.find("--init") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(folder.path() / "data"));
-  const auto outcome = run_layerbench("publish " + run + " --data " + data
+  const auto outcome = run_layerbench("publish " + run + k_forced + " --data " + data
                                       + " --init --title 'Test CPU, fp32' --creator 'Ada L.' --creator 'Alan T.'");
   REQUIRE(outcome.status == 0);
   CHECK(outcome.output.find("published test-cpu@1 as ") != std::string::npos);
   SUBCASE("the next publish is version 2 and replaces version 1")
   {
-    CHECK(run_layerbench("publish " + run + " --data " + data).status == 0);
+    CHECK(run_layerbench("publish " + run + k_forced + " --data " + data).status == 0);
     const auto catalog = dataset::load_catalog(folder.path() / "data/catalog.json");
     REQUIRE(catalog.datasets.size() == 2);
     CHECK(catalog.datasets[1].replaces == "test-cpu@1");
@@ -288,25 +291,35 @@ TEST_CASE("layerbench publish")
     REQUIRE(first.creators.size() == 2);
     CHECK(first.creators[1].name == "Alan T.");
   }
+  SUBCASE("a run publish refuses is refused without --force, and --force without a reason is a usage error")
+  {
+    const auto refused_run = run_layerbench("publish " + run + " --data " + data);
+    CHECK(refused_run.status == 1);
+    CHECK(refused_run.output.find("publish: refused: it was built outside a git checkout") != std::string::npos);
+    CHECK(refused_run.output.find("it measured 1 round; publishing wants 3 or more") != std::string::npos);
+    const auto empty = run_layerbench("publish " + run + " --data " + data + " --force ' '");
+    CHECK(empty.status == 2);
+    CHECK(empty.output.find("--force: give the reason") != std::string::npos);
+  }
   SUBCASE("a run that missed a noise target is published with a warning, and refused with --strict")
   {
     auto noisy = test::measured();
     noisy.results[0].stats->noise_target_met = false;
     const auto noisy_run = write_dataset(folder, "noisy.json", noisy);
-    const auto strict = run_layerbench("publish " + noisy_run + " --data " + data + " --strict");
+    const auto strict = run_layerbench("publish " + noisy_run + k_forced + " --data " + data + " --strict");
     CHECK(strict.status == 1);
     CHECK(strict.output.find("error: publish: " + noisy_run + ": 1 of its 4 timed cells missed their noise target")
           != std::string::npos);
     CHECK(strict.output.find("not published (--strict)") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
-    const auto warned = run_layerbench("publish " + noisy_run + " --data " + data);
+    const auto warned = run_layerbench("publish " + noisy_run + k_forced + " --data " + data);
     CHECK(warned.status == 0);
     CHECK(warned.output.find("warning: publish: " + noisy_run + ": 1 of its 4 timed cells") != std::string::npos);
   }
   SUBCASE("--label goes into the catalog; without it the label comes from the device")
   {
     CHECK(outcome.output.find("(label \"Test, 2 threads\", sha256 ") != std::string::npos);
-    CHECK(run_layerbench("publish " + run + " --data " + data + " --label 'Test box'").status == 0);
+    CHECK(run_layerbench("publish " + run + k_forced + " --data " + data + " --label 'Test box'").status == 0);
     const auto catalog = dataset::load_catalog(folder.path() / "data/catalog.json");
     REQUIRE(catalog.datasets.size() == 2);
     CHECK(catalog.datasets[0].label == "Test, 2 threads");
@@ -314,33 +327,33 @@ TEST_CASE("layerbench publish")
   }
   SUBCASE("a bad --label or --id: exit 2 naming the option, nothing new")
   {
-    const auto label = run_layerbench("publish " + run + " --data " + data + " --label ''");
+    const auto label = run_layerbench("publish " + run + k_forced + " --data " + data + " --label ''");
     CHECK(label.status == 2);
     CHECK(label.output == "layerbench: error: --label: \"\": a label is 1 to 40 characters, found 0\n");
-    const auto id = run_layerbench("publish " + run + " --data " + data + " --id 'Not An Id'");
+    const auto id = run_layerbench("publish " + run + k_forced + " --data " + data + " --id 'Not An Id'");
     CHECK(id.status == 2);
     CHECK(id.output.find("layerbench: error: --id: \"Not An Id\" is not a dataset id") == 0);
     CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
   }
   SUBCASE("a --title or --creator over the readers' limit, or a --label not UTF-8: exit 2 naming the option, nothing new")
   {
-    const auto title = run_layerbench("publish " + run + " --data " + data + " --title " + std::string(4097, 't'));
+    const auto title = run_layerbench("publish " + run + k_forced + " --data " + data + " --title " + std::string(4097, 't'));
     CHECK(title.status == 2);
     CHECK(title.output == "layerbench: error: --title: string of 4097 bytes exceeds the 4096-byte limit\n");
-    const auto creator = run_layerbench("publish " + run + " --data " + data + " --creator " + std::string(5000, 'c'));
+    const auto creator = run_layerbench("publish " + run + k_forced + " --data " + data + " --creator " + std::string(5000, 'c'));
     CHECK(creator.status == 2);
     CHECK(creator.output == "layerbench: error: --creator: string of 5000 bytes exceeds the 4096-byte limit\n");
-    const auto label = run_layerbench("publish " + run + " --data " + data + " --label \"$(printf 'A100 \\377')\"");
+    const auto label = run_layerbench("publish " + run + k_forced + " --data " + data + " --label \"$(printf 'A100 \\377')\"");
     CHECK(label.status == 2);
     CHECK(label.output.find("not valid UTF-8") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
     // The folder stays readable, and the next publish is version 2.
     CHECK(run_layerbench("validate " + data + "/catalog.json").status == 0);
-    CHECK(run_layerbench("publish " + run + " --data " + data + " --label 'A100'").status == 0);
+    CHECK(run_layerbench("publish " + run + k_forced + " --data " + data + " --label 'A100'").status == 0);
   }
   SUBCASE("a bad --replaces: exit 1, nothing new")
   {
-    CHECK(run_layerbench("publish " + run + " --data " + data + " --replaces nothing@3").status == 1);
+    CHECK(run_layerbench("publish " + run + k_forced + " --data " + data + " --replaces nothing@3").status == 1);
     CHECK_FALSE(std::filesystem::exists(folder.path() / "data/datasets/test-cpu-v2.json"));
   }
 }
@@ -371,7 +384,7 @@ TEST_CASE("layerbench reads regular files only")
   {
     for (const auto& [input, reason] : inputs) {
       for (const std::string command : {"validate " + input, "diff " + good + " " + input, "export " + input + " --format csv",
-                                      "merge " + input + " --out " + out, "publish " + input + " --data " + data + " --init"}) {
+                                      "merge " + input + " --out " + out, "publish " + input + k_forced + " --data " + data + " --init"}) {
         CAPTURE(command);
         const auto outcome = run_layerbench(command);
         CHECK(outcome.status == 1);

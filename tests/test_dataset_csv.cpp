@@ -39,8 +39,10 @@ TEST_CASE("dataset::to_csv")
                      "median_ms,p25_ms,p75_ms,min_ms,mean_ms,stddev_ms,samples,iterations_per_sample,noise,"
                      "first_call_ms,peak_memory_bytes,throughput_samples_per_s,achieved_flop_per_s,params,"
                      "flops_per_sample,speed_class,precision,memory_format,cudnn_benchmark,mode,compiled,"
-                     "train_forward_ms,train_backward_input_ms,train_backward_weight_ms,train_sum_ms");
-    CHECK(dataset::csv_columns().size() == 35);
+                     "train_forward_ms,train_backward_input_ms,train_backward_weight_ms,train_sum_ms,"
+                     "median_ms_shown,significant_figures,rounds,round_min_median_ms,round_max_median_ms,ci95_low_ms,"
+                     "ci95_high_ms");
+    CHECK(dataset::csv_columns().size() == 42);
   }
   SUBCASE("one row per cell")
   {
@@ -49,7 +51,7 @@ TEST_CASE("dataset::to_csv")
   SUBCASE("a timed cell: numbers as in the JSON, absent values empty, commas quoted")
   {
     CHECK(rows[1] == "test-cpu,0,measured,Test CPU,Linear,nn.Linear,\"Linear(4096,4096)\",1,ok,,1.0,0.95,1.05,,,,10,,"
-                     "0.25,,1024,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,");
+                     "0.25,,1024,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,,1.0,2,,,,,");
   }
   SUBCASE("text a spreadsheet would run as a formula is made inert; numbers stay numbers")
   {
@@ -63,6 +65,6 @@ TEST_CASE("dataset::to_csv")
   SUBCASE("a skipped cell: its reason quoted, no timings")
   {
     CHECK(rows[2] == "test-cpu,0,measured,Test CPU,Linear,nn.Linear,\"Linear(4096,4096)\",8,skipped,"
-                     "\"out of memory, \"\"CUDA\"\"\",,,,,,,,,,,,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,");
+                     "\"out of memory, \"\"CUDA\"\"\",,,,,,,,,,,,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,,,,,,,,");
   }
 }

@@ -66,6 +66,7 @@ struct PublishedFolder
   {
     dataset::PublishOptions options;
     options.data_dir = folder.path();
+    options.forced = "test fixture: one round, built outside a checkout";
     options.label = "Test box";
     measured = dataset::publish(test::measured(), options);
     options.label = "";
@@ -215,6 +216,7 @@ TEST_CASE("dataset::DataFolder::catalog_file")
     CHECK_FALSE(dataset::DataFolder::holds_catalog(folder.path()));
     dataset::PublishOptions options;
     options.data_dir = folder.path();
+    options.forced = "test fixture: one round, built outside a checkout";
     dataset::publish(test::measured(), options);
     CHECK(dataset::DataFolder::holds_catalog(folder.path()));
     CHECK(std::filesystem::exists(folder.path() / "catalog.json"));

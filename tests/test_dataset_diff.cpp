@@ -127,14 +127,15 @@ TEST_CASE("dataset::format_diff")
   SUBCASE("text")
   {
     const auto text = dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::text);
-    CHECK(text.find("Linear                    1       1.00       2.00    2.000  slower") != std::string::npos);
+    // One round each: 2 significant figures, and B/A's range from the quartiles.
+    CHECK(text.find("Linear                    1        1.0        2.0      2.0 (1.8-2.2)  slower") != std::string::npos);
     CHECK(text.find("faster: 0, slower: 1, unchanged: 3, missing: 0") != std::string::npos);
   }
   SUBCASE("markdown")
   {
     const auto text = dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::markdown);
     CHECK(text.find("| Layer | Batch | A (ms) | B (ms) | B/A | Change |") != std::string::npos);
-    CHECK(text.find("| Linear | 1 | 1.00 | 2.00 | 2.000 | slower |") != std::string::npos);
+    CHECK(text.find("| Linear | 1 | 1.0 | 2.0 | 2.0 (1.8-2.2) | slower |") != std::string::npos);
   }
   SUBCASE("json")
   {
@@ -149,5 +150,43 @@ TEST_CASE("dataset::format_diff")
   {
     CHECK_FALSE(dataset::parse_diff_format("html").has_value());
     CHECK(dataset::parse_diff_format("markdown") == dataset::DiffFormat::markdown);
+  }
+}
+
+TEST_CASE("dataset::diff threshold and rounds")
+{
+  // A cell measured in rounds, with its bootstrap interval.
+  const auto in_rounds = [](double median, double low, double high) {
+    auto d = test::measured();
+    d.rounds = dataset::Rounds{3, 1, 2000, "test", {}};
+    for (int index = 1; index <= 3; ++index) {
+      d.rounds->runs.push_back({index, "ok", "", 1, "", {}, {}, {}});
+    }
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.stats = test::quartiles(median, median * 0.8, median * 1.2);
+    cell.round_spread = dataset::RoundSpread{3, low, high, low, high};
+    return d;
+  };
+  SUBCASE("a change below the threshold is unchanged, whatever the intervals")
+  {
+    auto b = test::measured();
+    test::cell_of(b, "Linear", 1).stats = test::quartiles(1.04, 1.039, 1.041);
+    auto a = test::measured();
+    test::cell_of(a, "Linear", 1).stats = test::quartiles(1.0, 0.999, 1.001);
+    CHECK(dataset::diff(a, b).cells.at(0).change == dataset::Change::unchanged);
+    CHECK(dataset::diff(a, b, 0.01).cells.at(0).change == dataset::Change::slower);
+  }
+  SUBCASE("cells in rounds are compared by their bootstrap intervals, not their quartiles")
+  {
+    // Quartiles overlap (wide samples), the intervals of the median do not: a change.
+    const auto a = in_rounds(1.0, 0.97, 1.03);
+    const auto b = in_rounds(1.2, 1.15, 1.25);
+    const auto cell = dataset::diff(a, b).cells.at(0);
+    CHECK(cell.rounds);
+    CHECK(cell.change == dataset::Change::slower);
+    CHECK(*cell.ratio_low == doctest::Approx(1.15 / 1.03));
+    // Intervals that overlap: unchanged, though 20% apart.
+    const auto wide = in_rounds(1.2, 1.0, 1.4);
+    CHECK(dataset::diff(a, wide).cells.at(0).change == dataset::Change::unchanged);
   }
 }

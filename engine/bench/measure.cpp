@@ -117,6 +117,7 @@ dataset::Stats to_stats(const Sampling& sampling, int64_t iterations)
   stats.iterations_per_sample = iterations;
   stats.noise = device.noise;
   stats.noise_target_met = sampling.verdict == Verdict::target_met;
+  stats.samples_ms = sampling.device_ms;
   return stats;
 }
 

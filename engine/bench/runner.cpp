@@ -6,6 +6,7 @@
 #include "bench/corner.hpp"
 #include "bench/catalog.hpp"
 #include "bench/peaks.hpp"
+#include "dataset/rounds.hpp"
 #include "dataset/speed_class.hpp"
 #include "dataset/io.hpp"
 #include "dataset/validate.hpp"
@@ -152,24 +153,33 @@ std::optional<CpuClock> read_cpu_clock()
                   std::chrono::steady_clock::now()};
 }
 
-// Other work on the cores slows and spreads the timings; say so rather than publish it silently.
-void warn_if_busy(const std::optional<CpuClock>& start, const dataset::Environment& environment)
+// Cores other processes kept busy on average since `start`: the machine's busy CPU time less this
+// process's own, over the wall time. The load average cannot tell them apart: it decays over a minute.
+std::optional<double> other_cores_busy(const std::optional<CpuClock>& start)
 {
   const auto end = read_cpu_clock();
   if (!start || !end) {
-    return;
+    return std::nullopt;
   }
   const double wall = std::chrono::duration<double>(end->at - start->at).count();
   const double others = ((end->machine_busy_seconds - start->machine_busy_seconds)
                          - (end->own_seconds - start->own_seconds)) / std::max(wall, 1e-3);
-  if (others < 0.25) {
+  return std::max(others, 0.0);
+}
+
+// Other work on the cores slows and spreads the timings; say so rather than publish it silently.
+void warn_if_busy(const dataset::Environment& environment)
+{
+  if (!environment.other_cores_busy || *environment.other_cores_busy < dataset::k_busy_cores_threshold) {
     return;
   }
-  std::cerr << "layerbench: warning: the machine was busy: other processes kept " << util::format_fixed(others, 2)
-            << " of its " << environment.logical_cores << " cores busy on average during the run (1-minute load average "
+  std::cerr << "layerbench: warning: the machine was busy: other processes kept "
+            << util::format_fixed(*environment.other_cores_busy, 2) << " of its " << environment.logical_cores
+            << " cores busy on average during the run (1-minute load average "
             << util::format_fixed(environment.load_average_start.value_or(0), 2) << " at start and "
             << util::format_fixed(environment.load_average_end.value_or(0), 2)
-            << " at the end, recorded in the dataset); the timings may be slower and noisier than on a quiet machine\n";
+            << " at the end, recorded in the dataset); the timings may be slower and noisier than on a quiet machine, "
+               "and publish refuses the run without --force\n";
 }
 
 dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::string>& layers, DeviceBackend& backend)
@@ -425,15 +435,23 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     int batch;
     dataset::Axes axes;
   };
-  std::vector<Todo> todo;
+  std::vector<Todo> matrix;
   for (const auto& name : layers) {
     const auto& spec = find_layer(name);
     for (int batch : options.batch_sizes) {
       for (const auto& corner : corners) {
-        if (mine(name, batch, corner) && !dataset::find_cell(result, name, batch, corner)) {
-          todo.push_back({&spec, batch, corner});
-        }
+        matrix.push_back({&spec, batch, corner});
       }
+    }
+  }
+  // A shuffled order is a function of the whole matrix and the seed, so a resumed round keeps it.
+  std::vector<Todo> todo;
+  const auto order = options.order_seed ? dataset::shuffled_order(matrix.size(), *options.order_seed)
+                                        : dataset::shuffled_order(0, 0);
+  for (size_t i = 0; i < matrix.size(); ++i) {
+    const auto& cell = matrix[order.empty() ? i : order[i]];
+    if (mine(cell.spec->name, cell.batch, cell.axes) && !dataset::find_cell(result, cell.spec->name, cell.batch, cell.axes)) {
+      todo.push_back(cell);
     }
   }
 
@@ -497,12 +515,15 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
     std::cerr << "layerbench: device peaks: " << describe(*peaks) << "\n";
     result.environment->peaks = std::move(*peaks);
   }
-  profile_cells(result, options, backend, checkpoint, interrupted);
+  if (options.profiles == Profiles::take) {
+    profile_cells(result, options, backend, checkpoint, interrupted);
+  }
   for (auto& layer : result.layers) {
     layer.params_counted = count_parameters(find_layer(layer.name));
   }
   result.environment->load_average_end = load_average();
-  warn_if_busy(cpu_at_start, *result.environment);
+  result.environment->other_cores_busy = other_cores_busy(cpu_at_start);
+  warn_if_busy(*result.environment);
   dataset::assign_speed_classes(result);
   return result;
 }

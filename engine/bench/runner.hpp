@@ -9,6 +9,8 @@
 #include "dataset/dataset.hpp"
 
 #include <atomic>
+#include <cstdint>
+#include <optional>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -17,6 +19,7 @@ namespace layerbench::bench {
 
 enum class Resume { no, yes };
 enum class PeakMeasurement { measure, skip };
+enum class Profiles { take, skip };
 
 struct RunOptions
 {
@@ -27,6 +30,9 @@ struct RunOptions
   std::filesystem::path out;
   Resume resume = Resume::no;
   PeakMeasurement peaks = PeakMeasurement::measure; // after the last cell (bench/peaks.hpp)
+  Profiles profiles = Profiles::take; // each cell's operators, after every timing (bench/measure.hpp)
+  // The cells in an order shuffled by this seed (dataset/rounds.hpp); matrix order when absent.
+  std::optional<uint32_t> order_seed;
   int threads = 0; // 0: torch's default
   CpuMemoryPolicy cpu_memory = CpuMemoryPolicy::steady_state;
   // Which cells of the matrix this process measures: "i/n", empty for all; the plan that split the

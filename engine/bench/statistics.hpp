@@ -1,33 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Summary statistics and the adaptive stopping rule. Knows nothing of torch, so it is tested on
-// known samples.
+// The adaptive stopping rule over a cell's samples (their summary is util/statistics.hpp). Knows
+// nothing of torch, so it is tested on known samples.
+
+#include "util/statistics.hpp"
 
 #include <vector>
 
 namespace layerbench::bench {
 
-struct Summary
-{
-  double median = 0;
-  double p25 = 0;
-  double p75 = 0;
-  double min = 0;
-  double mean = 0;
-  double stddev = 0; // sample standard deviation (n - 1); 0 for one sample
-  int count = 0;
-  // (p75 - p25) / median: the relative interquartile range. Robust to the odd slow outlier that a
-  // context switch or a clock change puts in a sample, unlike the coefficient of variation.
-  double noise = 0;
-};
-
-// Quantile by linear interpolation between order statistics (Hyndman and Fan type 7, what numpy's
-// default and R's default compute), so the numbers can be checked with either.
-double quantile(std::vector<double> values, double q);
-
-// Throws Error on an empty sample set or a non-finite value.
-Summary summarize(const std::vector<double>& values);
+using util::quantile;
+using util::Summary;
+using util::summarize;
 
 struct StoppingRule
 {

@@ -37,14 +37,18 @@ void warn_if_other_device(const dataset::Dataset& a, const std::string& a_name, 
 int cmd_diff(const Arguments& arguments)
 {
   po::options_description options("diff options");
-  options.add_options()("format", po::value<std::string>()->default_value("text"), "text, markdown or json");
+  options.add_options()("format", po::value<std::string>()->default_value("text"), "text, markdown or json")(
+    "threshold", po::value<double>()->default_value(dataset::k_diff_threshold, "0.05"),
+    "the smallest relative change called, 0 to 10 (0.05: 5%); smaller changes are 'unchanged' whatever the intervals");
   po::options_description hidden;
   hidden.add_options()("a", po::value<std::string>()->required(), "the baseline dataset A")("b", po::value<std::string>()->required(), "the candidate dataset B");
   po::positional_options_description positional;
   positional.add("a", 1).add("b", 1);
-  const auto values = parse("diff", "A B [--format text|markdown|json]\n\nPer-cell ratio B/A of the median times. A cell is "
-                                    "faster or slower only when the\n[p25, p75] intervals do not overlap and |B/A - 1| "
-                                    "exceeds both runs' (p75 - p25) / median.",
+  const auto values = parse("diff", "A B [--format text|markdown|json] [--threshold X]\n\nPer-cell ratio B/A of the median "
+                                    "times. A cell is faster or slower only when |B/A - 1| is at\nleast the threshold and "
+                                    "the two medians' intervals do not overlap: the bootstrap 95%\nintervals of cells "
+                                    "measured in rounds, else the [p25, p75] intervals, with |B/A - 1|\nalso above both "
+                                    "runs' (p75 - p25) / median.",
                             options, arguments, positional, hidden);
   if (!values) {
     return 0;
@@ -54,12 +58,16 @@ int cmd_diff(const Arguments& arguments)
   if (!format) {
     throw UsageError("--format: \"" + format_text + "\" is not one of text, markdown, json");
   }
+  const double threshold = (*values)["threshold"].as<double>();
+  if (!(threshold >= 0 && threshold <= 10)) {
+    throw UsageError("--threshold: " + std::to_string(threshold) + " is outside its range, 0 to 10");
+  }
   const auto a_name = (*values)["a"].as<std::string>();
   const auto b_name = (*values)["b"].as<std::string>();
   const auto a = dataset::load(a_name);
   const auto b = dataset::load(b_name);
   warn_if_other_device(a, a_name, b, b_name);
-  const auto result = dataset::diff(a, b);
+  const auto result = dataset::diff(a, b, threshold);
   std::cout << dataset::format_diff(result, a_name, b_name, *format);
   return 0;
 }

@@ -69,12 +69,15 @@ int cmd_publish(const Arguments& arguments)
     "creator", po::value<std::vector<std::string>>(), "a creator's name (repeat for several; default: the run's)")(
     "feature", "make it the dataset the site shows first")(
     "init", "start a new data folder when DIR holds no catalog.json")(
-    "strict", "refuse, instead of warning, a run with a partial matrix, skipped cells or cells that missed their noise target");
+    "strict", "refuse, instead of warning, a run with a partial matrix, skipped cells or cells that missed their noise target")(
+    "force", po::value<std::string>(), "publish a run that publish refuses (built from a dirty tree or outside a checkout, "
+                                       "measured on a busy machine or in fewer than 3 rounds), for this reason: it is "
+                                       "recorded in the dataset with what it overrode, and shown on its page");
   po::options_description hidden;
   hidden.add_options()("run", po::value<std::string>()->required(), "the run to publish, RUN.json");
   po::positional_options_description positional;
   positional.add("run", 1);
-  const auto values = parse("publish", "RUN.json [--data DIR] [--id ID] [--title T] [--label L] [--replaces ID@N] [--creator NAME]... [--feature] [--init] [--strict]\n\n"
+  const auto values = parse("publish", "RUN.json [--data DIR] [--id ID] [--title T] [--label L] [--replaces ID@N] [--creator NAME]... [--feature] [--init] [--strict] [--force REASON]\n\n"
                                        "Validates the run, gives it the next version of its id and writes\n"
                                        "DIR/datasets/ID-vN.json and DIR/catalog.json. Never overwrites.",
                             options, arguments, positional, hidden);
@@ -100,6 +103,10 @@ int cmd_publish(const Arguments& arguments)
     for (const auto& name : (*values)["creator"].as<std::vector<std::string>>()) {
       publish.creators.push_back({name, ""});
     }
+  }
+  publish.forced = text("force");
+  if (values->count("force") && publish.forced.find_first_not_of(" \t") == std::string::npos) {
+    throw UsageError("--force: give the reason, in words: it is recorded in the dataset and shown on its page");
   }
   check_options(publish, *values);
   publish.feature = values->count("feature") ? dataset::PublishOptions::Feature::make_featured

@@ -10,6 +10,8 @@
 #include "bench/runner.hpp"
 #include "bench/shard_plan.hpp"
 #include "cli/run_options.hpp"
+#include "cli/run_output.hpp"
+#include "cli/run_rounds.hpp"
 #include "dataset/shard.hpp"
 #include "dataset/io.hpp"
 #include "util/format.hpp"
@@ -17,13 +19,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <cerrno>
 #include <csignal>
-#include <cstring>
-#include <fcntl.h>
 #include <iostream>
-#include <sys/file.h>
-#include <unistd.h>
 #include <algorithm>
 
 namespace po = boost::program_options;
@@ -57,75 +54,15 @@ void print_estimate(const bench::RunOptions& options, const bench::DeviceBackend
             << " s overhead per part; layers whose single call outlasts the budget take longer)\n";
 }
 
-// Held for the whole run, so that a second run on the same OUT is refused at once, before it measures
-// anything or touches the checkpoint. Unlike util::FileLock it never waits: waiting would only measure
-// on a busy machine. The kernel drops the lock when the process dies, so a crash leaves none behind.
-class RunLock
-{
-public:
-  explicit RunLock(const std::filesystem::path& out) : m_path(out.string() + ".lock")
-  {
-    m_fd = ::open(m_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (m_fd < 0) {
-      throw Error(m_path + ": cannot create the run's lock file: " + std::strerror(errno));
-    }
-    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
-      ::close(m_fd);
-      throw Error(out.string() + ": another layerbench run is writing this output (it holds " + m_path
-                  + "); wait for it to finish, or choose another --out");
-    }
-  }
-  RunLock(const RunLock&) = delete;
-  RunLock& operator=(const RunLock&) = delete;
-  ~RunLock()
-  {
-    ::unlink(m_path.c_str());
-    ::close(m_fd);
-  }
-
-private:
-  std::string m_path;
-  int m_fd = -1;
-};
-
-std::filesystem::path output_directory(const std::filesystem::path& out)
-{
-  return out.parent_path().empty() ? std::filesystem::path(".") : out.parent_path();
-}
-
-// Checked before the run's lock is taken beside OUT, so a missing directory is named as such.
-void check_directory(const std::filesystem::path& out)
-{
-  const auto directory = output_directory(out);
-  if (!std::filesystem::is_directory(directory)) {
-    throw Error(out.string() + ": cannot write: directory " + directory.string() + " does not exist");
-  }
-}
-
 // Fails before anything is measured if the result could not be written.
 void check_output(const std::filesystem::path& out, bench::Resume resume)
 {
-  // A link, dangling or not, would be found only when the dataset is written, after every cell.
-  if (std::filesystem::is_symlink(out)) {
-    throw Error(out.string() + ": is a symbolic link; a dataset is written as a new file, never through a link "
-                "(choose another --out)");
-  }
-  if (std::filesystem::exists(out)) {
-    throw Error(out.string() + ": already exists; a dataset is never overwritten (choose another --out)");
-  }
-  const auto directory = output_directory(out);
+  check_target(out);
   const auto checkpoint = bench::checkpoint_path(out);
   if (resume == bench::Resume::no && std::filesystem::exists(checkpoint)) {
     throw Error(checkpoint.string() + ": an interrupted run left its checkpoint here; continue it with --resume, "
                 "or delete the file to start afresh");
   }
-  // Prove the directory is writable now rather than after minutes of measuring.
-  const auto probe = util::write_file_atomic(directory / (".layerbench-write-test-" + std::to_string(::getpid())),
-                                             "", util::Overwrite::yes);
-  if (!probe) {
-    throw Error(out.string() + ": cannot write: " + probe.error());
-  }
-  std::filesystem::remove(directory / (".layerbench-write-test-" + std::to_string(::getpid())));
 }
 
 int run(const po::variables_map& values)
@@ -154,13 +91,9 @@ int run(const po::variables_map& values)
   const auto source = values.count("plan-from")
                         ? std::optional<bench::PlanSource>(bench::load_plan_source(values["plan-from"].as<std::string>()))
                         : std::nullopt;
-  std::string out = values.count("out") ? values["out"].as<std::string>() : "";
-  if (out.empty()) {
-    auto stamp = util::utc_now();
-    stamp.erase(std::remove(stamp.begin(), stamp.end(), ':'), stamp.end());
-    out = "layerbench-" + stamp + ".json";
-  }
-  options.out = out;
+  options.out = output_path(values);
+  options.order_seed = parse_seed(values, "order-seed");
+  options.profiles = values.count("no-profiles") ? bench::Profiles::skip : bench::Profiles::take;
   options.command_line = recorded_invocation();
   check_directory(options.out);
   const RunLock lock(options.out);
@@ -224,6 +157,9 @@ int cmd_run(const Arguments& arguments)
   const auto values = parse("run", "[options]", run_options(), arguments);
   if (!values) {
     return 0;
+  }
+  if (parse_rounds(*values) > 1) {
+    return run_rounds(*values);
   }
   return run(*values);
 }

@@ -6,6 +6,7 @@
 #include "bench/catalog.hpp"
 #include "bench/runner.hpp"
 #include "dataset/batch_sizes.hpp"
+#include "dataset/rounds.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -105,6 +106,9 @@ constexpr NumericRange k_block_target{"block-target", 1e-5, 10, " s"};
 constexpr NumericRange k_min_samples{"min-samples", 1, 100000, ""};
 constexpr NumericRange k_max_samples{"max-samples", 1, 1000000, ""};
 constexpr NumericRange k_cell_budget{"cell-budget", 0.001, 3600, " s"};
+constexpr NumericRange k_rounds{"rounds", 1, dataset::k_max_rounds, ""};
+constexpr NumericRange k_seed{"seed", 0, 4294967295.0, ""};
+constexpr NumericRange k_order_seed{"order-seed", 0, 4294967295.0, ""};
 
 // Whole numbers as such ("1000000", not "1e+06"), others as iostream writes them ("1e-05", "inf").
 std::string number_text(double value)
@@ -141,6 +145,20 @@ int most_threads()
 }
 
 } // namespace
+
+int parse_rounds(const po::variables_map& values)
+{
+  return in_range<int>(values, k_rounds);
+}
+
+std::optional<uint32_t> parse_seed(const po::variables_map& values, const std::string& name)
+{
+  const auto& range = name == k_seed.name ? k_seed : k_order_seed;
+  if (!values.count(range.name)) {
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(in_range<long long>(values, range));
+}
 
 int parse_threads(const po::variables_map& values)
 {
@@ -258,7 +276,17 @@ po::options_description run_options()
      "folder of the AOTInductor packages of compiled=aot_inductor cells, one per layer, device and torch version, "
      "exported on first use by $LAYERBENCH_PYTHON (about a minute each on 2 CPU cores; default: "
      "$LAYERBENCH_AOTI_CACHE, else ~/.cache/layerbench/aoti)")
-    ("resume", "continue an interrupted run from OUT.partial")
+    ("resume", "continue an interrupted run from OUT.partial (with --rounds: from OUT.rounds/, mid-round)")
+    (k_rounds.name, po::value<int>()->default_value(1),
+     ("measure every cell in this many rounds, each a fresh process with its own shuffled cell order, and record "
+      "the median of the round medians with the rounds' spread, " + range_text(k_rounds) + "; publishing wants "
+      + std::to_string(dataset::k_publish_rounds) + " or more").c_str())
+    (k_seed.name, po::value<long long>(),
+     ("with --rounds: the seed of the rounds' cell orders and of the bootstrap, " + range_text(k_seed)
+      + " (default: a random one, recorded)").c_str())
+    (k_order_seed.name, po::value<long long>(),
+     ("measure the cells in an order shuffled by this seed, " + range_text(k_order_seed) + " (default: matrix order)").c_str())
+    ("no-profiles", "skip the profile of each cell's operators after the timings")
     ("no-peaks", "skip measuring the device's peak FLOP/s and memory bandwidth after the cells (a few seconds)")
     ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"), the shards balanced by "
                                         "expected time; see 'layerbench merge' and docs/scale.md")

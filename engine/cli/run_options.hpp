@@ -11,6 +11,8 @@
 #include "dataset/axes.hpp"
 
 #include <boost/program_options.hpp>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,11 @@ void require(bool condition, const std::string& message);
 
 // --warmup, --noise-target and the other measurement options over a device's defaults.
 void apply_overrides(const boost::program_options::variables_map& values, bench::MeasureSettings& settings);
+
+// --rounds within its range (1 to dataset::k_max_rounds).
+int parse_rounds(const boost::program_options::variables_map& values);
+// --seed or --order-seed (`name`) within 0 .. 2^32-1; nullopt when not given.
+std::optional<uint32_t> parse_seed(const boost::program_options::variables_map& values, const std::string& name);
 
 // --threads within its documented range: 0 (torch's default) to this machine's logical cores.
 int parse_threads(const boost::program_options::variables_map& values);

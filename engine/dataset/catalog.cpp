@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/catalog.hpp"
 
+#include "dataset/rounds.hpp"
+
 #include "dataset/physics.hpp"
 
 #include "dataset/data_folder.hpp"
@@ -9,6 +11,7 @@
 #include "dataset/json_text.hpp"
 #include "dataset/validate.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "util/file.hpp"
 #include "util/sha256.hpp"
 #include "util/text.hpp"
@@ -440,6 +443,25 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   if (!label_error.empty()) {
     throw Error("publish: label \"" + options.label + "\": " + label_error);
   }
+  const auto refusals = publish_refusals(run);
+  if (!refusals.empty() && options.forced.empty()) {
+    std::string list;
+    for (const auto& refusal : refusals) {
+      list += (list.empty() ? "" : "; ") + refusal;
+    }
+    throw Error("publish: refused: " + list + ". Measure again on a quiet machine from a clean tree with --rounds "
+                + std::to_string(k_publish_rounds) + ", or publish it anyway with --force REASON (the reason is "
+                "recorded in the dataset and shown on its page)");
+  }
+  if (!options.forced.empty()) {
+    check_text("--force reason", options.forced);
+    std::string overrode;
+    for (const auto& refusal : refusals) {
+      overrode += (overrode.empty() ? "" : "; ") + refusal;
+    }
+    run.provenance.forced = options.forced + (overrode.empty() ? "" : " (overrode: " + overrode + ")");
+    check_text("--force reason with what it overrode", run.provenance.forced);
+  }
   require_valid(run, "publish " + reference(run.id, run.version));
 
   // Everything is serialized, and read back as every later reader will read it, before the first
@@ -471,6 +493,32 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
     throw;
   }
   return entry;
+}
+
+std::vector<std::string> publish_refusals(const Dataset& run)
+{
+  std::vector<std::string> refusals;
+  if (run.kind != Kind::measured) {
+    return refusals;
+  }
+  const auto& commit = run.provenance.git_commit;
+  const std::string dirty = "-dirty";
+  if (commit == "unknown" || commit.empty()) {
+    refusals.push_back("it was built outside a git checkout, so its source cannot be named");
+  } else if (commit.size() > dirty.size() && commit.compare(commit.size() - dirty.size(), dirty.size(), dirty) == 0) {
+    refusals.push_back("it was built from a tree with uncommitted changes (" + commit + ")");
+  }
+  if (run.environment && run.environment->other_cores_busy
+      && *run.environment->other_cores_busy >= k_busy_cores_threshold) {
+    refusals.push_back("the machine was busy: other processes kept " + util::format_fixed(*run.environment->other_cores_busy, 2)
+                       + " cores busy on average while it measured");
+  }
+  const int rounds = run.rounds ? run.rounds->count : 1;
+  if (rounds < k_publish_rounds) {
+    refusals.push_back("it measured " + std::to_string(rounds) + (rounds == 1 ? " round" : " rounds") + "; publishing wants "
+                       + std::to_string(k_publish_rounds) + " or more (run --rounds " + std::to_string(k_publish_rounds) + ")");
+  }
+  return refusals;
 }
 
 std::vector<std::string> publish_warnings(const Dataset& run, const Dataset* featured)

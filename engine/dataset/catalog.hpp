@@ -98,11 +98,20 @@ struct PublishOptions
   std::string replaces; // "id@N"; empty: the id's latest version, if there is one
   std::vector<Creator> creators; // empty: the run's own
   enum class Feature { keep, make_featured } feature = Feature::keep;
+  // Why the run is published although publish_refusals() names something (--force REASON); recorded
+  // with what it overrode in provenance.forced and shown on the dataset's page. Empty: not forced.
+  std::string forced;
 };
 
 // Validates `run`, gives it the next version of its id, writes DATA/datasets/<id>-v<N>.json (never
 // over an existing file) and then the catalog, each atomically. Returns the new catalog entry.
 CatalogEntry publish(Dataset run, const PublishOptions& options);
+
+// What publish refuses unless forced: a measured run from a tree with uncommitted changes or from no
+// checkout (provenance.git_commit "-dirty" or "unknown"), one on which the busy-machine check fired
+// (environment.other_cores_busy), one of fewer than k_publish_rounds rounds. Empty for a run that may
+// be published as it is, and for a published reference (we did not run it).
+std::vector<std::string> publish_refusals(const Dataset& run);
 
 // What a reader of the published dataset should know before trusting it: one shard only, skipped
 // cells, cells that missed their noise target, a smaller matrix than the featured dataset's

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/csv.hpp"
 
+#include "dataset/precision.hpp"
+
 #include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -46,6 +48,12 @@ std::string device(const Dataset& dataset)
   return dataset.provenance.source ? dataset.provenance.source->device : std::string();
 }
 
+// A field of the cell's spread between rounds; empty for a cell of one round.
+std::string spread_field(const Row& row, const std::function<std::string(const RoundSpread&)>& field)
+{
+  return row.cell.round_spread ? field(*row.cell.round_spread) : std::string();
+}
+
 using Column = std::pair<std::string, std::function<std::string(const Row&)>>;
 
 const std::vector<Column>& columns()
@@ -87,6 +95,15 @@ const std::vector<Column>& columns()
     {"train_backward_input_ms", [](const Row& r) { return train_part(r, &TrainTimes::backward_input); }},
     {"train_backward_weight_ms", [](const Row& r) { return train_part(r, &TrainTimes::backward_weight); }},
     {"train_sum_ms", [](const Row& r) { return r.cell.train ? number(std::optional(r.cell.train->sum_ms)) : std::string(); }},
+    // 1.4.0: the median as the site shows it, at the figures its spread supports (dataset/precision.hpp),
+    // and the spread between rounds; median_ms above stays the exact value.
+    {"median_ms_shown", [](const Row& r) { return format_median(r.dataset, r.cell); }},
+    {"significant_figures", [](const Row& r) { return r.cell.stats ? std::to_string(supported_figures(r.dataset, r.cell)) : std::string(); }},
+    {"rounds", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.rounds)); }); }},
+    {"round_min_median_ms", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.min_median_ms)); }); }},
+    {"round_max_median_ms", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.max_median_ms)); }); }},
+    {"ci95_low_ms", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.ci95_low_ms)); }); }},
+    {"ci95_high_ms", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.ci95_high_ms)); }); }},
   };
   return table;
 }

@@ -34,7 +34,10 @@ struct SchemaVersion
 // methodology.{shard_plan, shard_cells}: how a shard's cells were chosen, and which they are, and
 // results[].cuda (graph replay, cold L2, clocks) with methodology.cuda_method, and methodology.axes,
 // results[].axes and results[].train (the performance-setting cube, issue 13).
-inline constexpr SchemaVersion k_schema_version{1, 3, 0};
+// 1.4.0 added rounds (a run measured in several processes, dataset/rounds.hpp), results[].rounds and
+// results[].round_spread, stats.samples_ms (the samples themselves), environment.other_cores_busy
+// (the busy-machine check) and provenance.forced (why publish was told to take a run it refuses).
+inline constexpr SchemaVersion k_schema_version{1, 4, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -84,6 +87,9 @@ struct Provenance
   std::string git_commit; // of layerbench; "unknown" outside a checkout
   std::string command_line;
   std::optional<Source> source; // published_reference only
+  // Why `publish --force` took a run that publish refuses (a dirty tree, a busy machine), in the
+  // publisher's words, with what it overrode (1.4.0); empty when nothing was forced.
+  std::string forced;
 };
 
 struct DeviceInfo
@@ -120,6 +126,10 @@ struct Peaks
 
 const PeakRate* find_compute_peak(const Peaks& peaks, const std::string& precision);
 
+// The busy-machine check fires when other processes kept at least this many cores busy on average
+// (Environment::other_cores_busy); publish refuses such a run unless forced.
+inline constexpr double k_busy_cores_threshold = 0.25;
+
 struct Environment
 {
   DeviceInfo device;
@@ -142,6 +152,10 @@ struct Environment
   // use, other work shared the cores.
   std::optional<double> load_average_start;
   std::optional<double> load_average_end;
+  // Cores that other processes kept busy, on average, while the run measured (1.4.0): the machine's
+  // busy CPU time less the run's own, over the wall time. The busy-machine check fires at
+  // k_busy_cores_threshold; absent where /proc/stat cannot be read and in older files.
+  std::optional<double> other_cores_busy;
   // The device's last-level cache (the CPU's largest, a GPU's L2), in bytes: a working set that fits in
   // it may run above the memory roof (1.3.0, optional).
   std::optional<int64_t> last_level_cache_bytes;
@@ -229,6 +243,9 @@ struct Stats // milliseconds per forward pass of one batch
   std::optional<int64_t> iterations_per_sample;
   std::optional<double> noise;
   std::optional<bool> noise_target_met;
+  // Every sample, in the order taken: milliseconds per iteration of one timed block (1.4.0). Empty in
+  // older files, in published references and where a statistic combines several rounds.
+  std::vector<double> samples_ms;
 };
 
 // One ATen operator seen in a profiled forward pass of a cell.
@@ -313,6 +330,27 @@ struct AotiRecord
   bool cached = false;
 };
 
+// A cell as one round of a multi-round run measured it (1.4.0).
+struct RoundCell
+{
+  int round = 0;    // 1-based, as in Rounds::runs
+  int position = 0; // 1-based place of the cell in that round's shuffled order
+  CellStatus status = CellStatus::ok;
+  std::string skip_reason;
+  std::optional<Stats> stats; // ok only, with its samples
+};
+
+// How far a cell's rounds agree (1.4.0): the extreme round medians, and a 95% interval of the median
+// of round medians by a hierarchical bootstrap (dataset/rounds.hpp).
+struct RoundSpread
+{
+  int rounds = 0; // rounds that measured the cell
+  double min_median_ms = 0;
+  double max_median_ms = 0;
+  double ci95_low_ms = 0;
+  double ci95_high_ms = 0;
+};
+
 struct Cell
 {
   std::string layer;
@@ -335,6 +373,33 @@ struct Cell
   std::vector<Kernel> kernels;
   std::optional<TrainTimes> train; // mode train only
   std::optional<AotiRecord> aoti;  // compiled=aot_inductor only
+  // Multi-round runs (1.4.0): every round's measurement of the cell, and their spread. `stats` then
+  // holds the median of the round medians (and the pooled quartiles); the other fields are the first
+  // round's that measured it.
+  std::vector<RoundCell> rounds;
+  std::optional<RoundSpread> round_spread;
+};
+
+// One round of a multi-round run (1.4.0): a fresh process that measured every cell once.
+struct Round
+{
+  int index = 0;         // 1-based
+  std::string status;    // "ok", or "failed" with `reason`
+  std::string reason;
+  uint32_t order_seed = 0; // the seed of the round's cell order
+  std::string started;   // UTC, when the round's process began measuring; empty for a failed round
+  std::optional<double> load_average_start;
+  std::optional<double> load_average_end;
+  std::optional<double> other_cores_busy;
+};
+
+struct Rounds
+{
+  int count = 0;                 // rounds asked for; runs has one entry per round
+  uint32_t seed = 0;             // the run's seed: round orders and the bootstrap derive from it
+  int bootstrap_resamples = 0;
+  std::string method;            // in words, for the methodology
+  std::vector<Round> runs;
 };
 
 struct Dataset
@@ -353,6 +418,7 @@ struct Dataset
   std::optional<Methodology> methodology; // likewise
   std::vector<Layer> layers;
   std::vector<Cell> results;
+  std::optional<Rounds> rounds; // multi-round runs only (1.4.0)
 };
 
 const Layer* find_layer(const Dataset& dataset, const std::string& name);

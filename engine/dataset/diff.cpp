@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/diff.hpp"
 
+#include "dataset/precision.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
 
@@ -35,8 +36,13 @@ struct Spread
   double noise = 0;
 };
 
-Spread spread(const Stats& stats)
+// The interval a cell's median is compared by: its bootstrap 95% interval when measured in rounds,
+// else its interquartile interval (a point for a median without quartiles).
+Spread spread(const Cell& cell, const Stats& stats)
 {
+  if (cell.round_spread) {
+    return {cell.round_spread->ci95_low_ms, cell.round_spread->ci95_high_ms, 0};
+  }
   if (!stats.p25_ms || !stats.p75_ms || stats.median_ms <= 0) {
     return {stats.median_ms, stats.median_ms, 0};
   }
@@ -51,7 +57,7 @@ const Stats* timed(const Cell* cell)
   return &*cell->stats;
 }
 
-CellChange compare(const Cell& key, const Cell* a, const Cell* b)
+CellChange compare(const Cell& key, const Cell* a, const Cell* b, double threshold, const Dataset& da, const Dataset& db)
 {
   CellChange change;
   change.layer = key.layer;
@@ -72,10 +78,14 @@ CellChange compare(const Cell& key, const Cell* a, const Cell* b)
   }
   const double ratio = sb->median_ms / sa->median_ms;
   change.ratio = ratio;
-  const auto x = spread(*sa);
-  const auto y = spread(*sb);
+  change.figures = std::min(supported_figures(da, *a), supported_figures(db, *b));
+  const auto x = spread(*a, *sa);
+  const auto y = spread(*b, *sb);
+  change.ratio_low = y.low / x.high;
+  change.ratio_high = y.high / x.low;
+  change.rounds = a->round_spread && b->round_spread;
   const bool overlap = x.low <= y.high && y.low <= x.high;
-  const bool beyond = !overlap && std::abs(ratio - 1) > std::max(x.noise, y.noise);
+  const bool beyond = !overlap && std::abs(ratio - 1) >= threshold && std::abs(ratio - 1) > std::max(x.noise, y.noise);
   change.change = !beyond ? Change::unchanged : ratio < 1 ? Change::faster : Change::slower;
   return change;
 }
@@ -142,16 +152,17 @@ std::vector<SettingChange> compare_settings(const Dataset& a, const Dataset& b)
 
 } // namespace
 
-DiffResult diff(const Dataset& a, const Dataset& b)
+DiffResult diff(const Dataset& a, const Dataset& b, double threshold)
 {
   DiffResult result;
+  result.threshold = threshold;
   result.settings = compare_settings(a, b);
   for (const auto& cell : a.results) {
-    result.cells.push_back(compare(cell, &cell, find_cell(b, cell.layer, cell.batch_size, cell.axes)));
+    result.cells.push_back(compare(cell, &cell, find_cell(b, cell.layer, cell.batch_size, cell.axes), threshold, a, b));
   }
   for (const auto& cell : b.results) {
     if (!find_cell(a, cell.layer, cell.batch_size, cell.axes)) {
-      result.cells.push_back(compare(cell, nullptr, &cell));
+      result.cells.push_back(compare(cell, nullptr, &cell, threshold, a, b));
     }
   }
   for (const auto& cell : result.cells) {
@@ -179,14 +190,24 @@ std::optional<DiffFormat> parse_diff_format(const std::string& text)
 
 namespace {
 
-std::string milliseconds(const std::optional<double>& value)
+// A median at the figures the two cells support together.
+std::string milliseconds(const std::optional<double>& value, int figures)
 {
-  return value ? util::format_significant(*value, 3) : std::string("-");
+  return value ? util::format_significant(*value, figures) : std::string("-");
 }
 
-std::string ratio_text(const std::optional<double>& ratio)
+// B/A at the medians' figures, and the range its intervals allow: "1.3 (1.2-1.4)".
+std::string ratio_text(const CellChange& cell)
 {
-  return ratio ? util::format_fixed(*ratio, 3) : std::string("-");
+  if (!cell.ratio) {
+    return "-";
+  }
+  const auto text = util::format_significant(*cell.ratio, cell.figures);
+  if (!cell.ratio_low || !cell.ratio_high || *cell.ratio_low == *cell.ratio_high) {
+    return text;
+  }
+  return text + " (" + util::format_significant(*cell.ratio_low, cell.figures) + "-"
+         + util::format_significant(*cell.ratio_high, cell.figures) + ")";
 }
 
 std::string summary_line(const DiffSummary& s)
@@ -195,8 +216,14 @@ std::string summary_line(const DiffSummary& s)
          + ", unchanged: " + std::to_string(s.unchanged) + ", missing: " + std::to_string(s.missing);
 }
 
-const char* k_rule = "beyond noise: the [p25, p75] intervals do not overlap and |B/A - 1| exceeds both runs' "
-                     "(p75 - p25) / median; a run without quartiles counts as the point [median, median]";
+std::string rule_text(const DiffResult& result)
+{
+  return "called only when |B/A - 1| is at least " + util::format_significant(result.threshold * 100, 3)
+         + "% and the medians' intervals do not overlap: bootstrap 95% intervals where both runs measured rounds, "
+           "else [p25, p75] with |B/A - 1| also above both runs' (p75 - p25) / median (a run without quartiles "
+           "counts as the point [median, median]); B/A's range in brackets is what the intervals allow; medians "
+           "carry the significant figures their spread supports (2 for one round)";
+}
 
 // The layer, and the corner where it is not the reference: "Conv2d (bf16 channels_last)".
 std::string cell_name(const CellChange& cell)
@@ -232,18 +259,19 @@ std::string as_text(const DiffResult& result, const std::string& a_name, const s
   for (const auto& cell : result.cells) {
     width = std::max(width, static_cast<int>(cell_name(cell).size()));
   }
-  std::snprintf(row, sizeof row, "%-*s %6s %10s %10s %8s  %-10s%s\n", width, "layer", "batch", "A ms", "B ms", "B/A",
+  std::snprintf(row, sizeof row, "%-*s %6s %10s %10s %18s  %-10s%s\n", width, "layer", "batch", "A ms", "B ms", "B/A",
                 "change", with_faults ? " page faults/iteration A -> B" : "");
   out << row;
   for (const auto& cell : result.cells) {
     const std::string fault_text
         = with_faults ? " " + faults(cell.a_page_faults) + " -> " + faults(cell.b_page_faults) : "";
-    std::snprintf(row, sizeof row, "%-*s %6d %10s %10s %8s  %-10s%s\n", width, cell_name(cell).c_str(), cell.batch_size,
-                  milliseconds(cell.a_ms).c_str(), milliseconds(cell.b_ms).c_str(), ratio_text(cell.ratio).c_str(),
+    std::snprintf(row, sizeof row, "%-*s %6d %10s %10s %18s  %-10s%s\n", width, cell_name(cell).c_str(), cell.batch_size,
+                  milliseconds(cell.a_ms, cell.figures).c_str(), milliseconds(cell.b_ms, cell.figures).c_str(),
+                  ratio_text(cell).c_str(),
                   to_string(cell.change).c_str(), fault_text.c_str());
     out << row;
   }
-  out << "\n" << summary_line(result.summary) << "\n(" << k_rule << ")\n";
+  out << "\n" << summary_line(result.summary) << "\n(" << rule_text(result) << ")\n";
   return out.str();
 }
 
@@ -262,14 +290,14 @@ std::string as_markdown(const DiffResult& result, const std::string& a_name, con
   out << "| Layer | Batch | A (ms) | B (ms) | B/A | Change |" << (with_faults ? " Page faults/iteration A | B |" : "")
       << "\n|---|---:|---:|---:|---:|---|" << (with_faults ? "---:|---:|" : "") << "\n";
   for (const auto& cell : result.cells) {
-    out << "| " << cell_name(cell) << " | " << cell.batch_size << " | " << milliseconds(cell.a_ms) << " | "
-        << milliseconds(cell.b_ms) << " | " << ratio_text(cell.ratio) << " | " << to_string(cell.change) << " |";
+    out << "| " << cell_name(cell) << " | " << cell.batch_size << " | " << milliseconds(cell.a_ms, cell.figures) << " | "
+        << milliseconds(cell.b_ms, cell.figures) << " | " << ratio_text(cell) << " | " << to_string(cell.change) << " |";
     if (with_faults) {
       out << " " << faults(cell.a_page_faults) << " | " << faults(cell.b_page_faults) << " |";
     }
     out << "\n";
   }
-  out << "\n" << summary_line(result.summary) << "\n\n_" << k_rule << "._\n";
+  out << "\n" << summary_line(result.summary) << "\n\n_" << rule_text(result) << "._\n";
   return out.str();
 }
 
@@ -277,7 +305,8 @@ std::string as_json(const DiffResult& result, const std::string& a_name, const s
 {
   using OrderedJson = nlohmann::ordered_json;
   auto optional = [](const std::optional<double>& value) { return value ? OrderedJson(*value) : OrderedJson(nullptr); };
-  OrderedJson json{{"a", a_name}, {"b", b_name}, {"rule", k_rule}, {"settings", OrderedJson::array()},
+  OrderedJson json{{"a", a_name}, {"b", b_name}, {"rule", rule_text(result)}, {"threshold", result.threshold},
+                   {"settings", OrderedJson::array()},
                    {"cells", OrderedJson::array()}};
   for (const auto& setting : result.settings) {
     json["settings"].push_back({{"name", setting.name}, {"a", setting.a}, {"b", setting.b}});
@@ -293,6 +322,9 @@ std::string as_json(const DiffResult& result, const std::string& a_name, const s
                              {"a_median_ms", optional(cell.a_ms)},
                              {"b_median_ms", optional(cell.b_ms)},
                              {"ratio", optional(cell.ratio)},
+                             {"ratio_low", optional(cell.ratio_low)},
+                             {"ratio_high", optional(cell.ratio_high)},
+                             {"significant_figures", cell.figures},
                              {"change", to_string(cell.change)},
                              {"a_page_faults_per_iteration", optional(cell.a_page_faults)},
                              {"b_page_faults_per_iteration", optional(cell.b_page_faults)}});

@@ -2,13 +2,17 @@
 #pragma once
 
 // Cell-by-cell comparison of two datasets (B against A), with a verdict per cell that counts a
-// change only when it stands out of the noise of both runs.
+// change only when it stands out of what two runs of the same binary show.
 //
-// The rule: a cell is faster or slower when
-//   1. the interquartile intervals [p25, p75] of A and B do not overlap, and
-//   2. |B/A - 1| exceeds the noise of each run, noise = (p75 - p25) / median.
-// A run without quartiles (a published reference gives medians only) has the single point
-// [median, median] as its interval and noise 0, so only the other run's noise can hide a change.
+// The rule: a cell is faster or slower when |B/A - 1| is at least the threshold (k_diff_threshold
+// unless told otherwise) and
+//   - both runs measured the cell in rounds (1.4.0): the bootstrap 95% intervals of the two medians
+//     (round_spread) do not overlap;
+//   - otherwise: the interquartile intervals [p25, p75] do not overlap and |B/A - 1| exceeds the noise
+//     of each run, noise = (p75 - p25) / median. A run without quartiles (a published reference gives
+//     medians only) has the single point [median, median] as its interval and noise 0.
+// The false-positive rate and the sensitivity of the rule on this project's machine are measured by
+// bench/validity/diff_rates.py (docs/validity.md).
 // A cell that either dataset lacks or skipped is "missing". Cells are matched by layer, batch size and
 // corner of the performance-setting cube (dataset/axes.hpp).
 
@@ -31,6 +35,11 @@ struct CellChange
   std::optional<double> a_ms; // median
   std::optional<double> b_ms;
   std::optional<double> ratio; // b / a
+  // The range of b / a the two cells' intervals allow: B's low over A's high to B's high over A's low.
+  std::optional<double> ratio_low;
+  std::optional<double> ratio_high;
+  bool rounds = false; // both sides measured in rounds: the intervals are bootstrap 95% intervals
+  int figures = 2;     // significant figures the two medians support together (dataset/precision.hpp)
   Change change = Change::missing;
   std::optional<double> a_page_faults; // minor page faults per iteration, where recorded (schema 1.2)
   std::optional<double> b_page_faults;
@@ -58,9 +67,13 @@ struct DiffResult
   std::vector<SettingChange> settings;
   std::vector<CellChange> cells; // A's order, then the cells only B has
   DiffSummary summary;
+  double threshold = 0; // the smallest relative change called
 };
 
-DiffResult diff(const Dataset& a, const Dataset& b);
+// The smallest relative change diff calls (5%), whatever the intervals say.
+inline constexpr double k_diff_threshold = 0.05;
+
+DiffResult diff(const Dataset& a, const Dataset& b, double threshold = k_diff_threshold);
 
 enum class DiffFormat { text, markdown, json };
 // nullopt for anything but text, markdown, json (the command line names its option).

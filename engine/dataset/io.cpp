@@ -98,6 +98,7 @@ OrderedJson to_json(const Environment& environment)
   }
   put(json, "load_average_start", environment.load_average_start);
   put(json, "load_average_end", environment.load_average_end);
+  put(json, "other_cores_busy", environment.other_cores_busy);
   put(json, "last_level_cache_bytes", environment.last_level_cache_bytes);
   if (environment.peaks) {
     json["peaks"] = to_json(*environment.peaks);
@@ -194,7 +195,49 @@ OrderedJson to_json(const Stats& stats)
   put(json, "iterations_per_sample", stats.iterations_per_sample);
   put(json, "noise", stats.noise);
   put(json, "noise_target_met", stats.noise_target_met);
+  if (!stats.samples_ms.empty()) {
+    json["samples_ms"] = stats.samples_ms;
+  }
   return json;
+}
+
+OrderedJson to_json(const RoundCell& round)
+{
+  OrderedJson json{{"round", round.round}, {"position", round.position}, {"status", to_string(round.status)}};
+  put_text(json, "skip_reason", round.skip_reason);
+  if (round.stats) {
+    json["stats"] = to_json(*round.stats);
+  }
+  return json;
+}
+
+OrderedJson to_json(const RoundSpread& spread)
+{
+  return {{"rounds", spread.rounds},
+          {"min_median_ms", spread.min_median_ms},
+          {"max_median_ms", spread.max_median_ms},
+          {"ci95_low_ms", spread.ci95_low_ms},
+          {"ci95_high_ms", spread.ci95_high_ms}};
+}
+
+OrderedJson to_json(const Rounds& rounds)
+{
+  OrderedJson runs = OrderedJson::array();
+  for (const auto& run : rounds.runs) {
+    OrderedJson json{{"index", run.index}, {"status", run.status}};
+    put_text(json, "reason", run.reason);
+    json["order_seed"] = run.order_seed;
+    put_text(json, "started", run.started);
+    put(json, "load_average_start", run.load_average_start);
+    put(json, "load_average_end", run.load_average_end);
+    put(json, "other_cores_busy", run.other_cores_busy);
+    runs.push_back(json);
+  }
+  return {{"count", rounds.count},
+          {"seed", rounds.seed},
+          {"bootstrap_resamples", rounds.bootstrap_resamples},
+          {"method", rounds.method},
+          {"runs", runs}};
 }
 
 OrderedJson to_json(const VariantStats& stats)
@@ -290,6 +333,15 @@ OrderedJson to_json(const Cell& cell)
   if (cell.aoti) {
     json["aoti"] = {{"compile_seconds", cell.aoti->compile_seconds}, {"cached", cell.aoti->cached}};
   }
+  if (!cell.rounds.empty()) {
+    json["rounds"] = OrderedJson::array();
+    for (const auto& round : cell.rounds) {
+      json["rounds"].push_back(to_json(round));
+    }
+  }
+  if (cell.round_spread) {
+    json["round_spread"] = to_json(*cell.round_spread);
+  }
   return json;
 }
 
@@ -299,6 +351,7 @@ OrderedJson to_json(const Provenance& provenance)
                    {"tool_version", provenance.tool_version},
                    {"git_commit", provenance.git_commit},
                    {"command_line", provenance.command_line}};
+  put_text(json, "forced", provenance.forced);
   if (provenance.source) {
     const auto& s = *provenance.source;
     OrderedJson source{{"title", s.title}};
@@ -353,6 +406,9 @@ OrderedJson to_json(const Dataset& dataset)
   json["results"] = OrderedJson::array();
   for (const auto& cell : dataset.results) {
     json["results"].push_back(to_json(cell));
+  }
+  if (dataset.rounds) {
+    json["rounds"] = to_json(*dataset.rounds);
   }
   return json;
 }
@@ -452,6 +508,7 @@ Environment parse_environment(Reader reader)
   }
   environment.load_average_start = reader.optional<double>("load_average_start", &Reader::number);
   environment.load_average_end = reader.optional<double>("load_average_end", &Reader::number);
+  environment.other_cores_busy = reader.optional<double>("other_cores_busy", &Reader::number);
   environment.last_level_cache_bytes = reader.optional<int64_t>("last_level_cache_bytes", &Reader::integer);
   if (reader.has("peaks")) {
     environment.peaks = parse_peaks(reader.object("peaks"));
@@ -565,6 +622,24 @@ Layer parse_layer(Reader reader)
   return layer;
 }
 
+// The numbers of the array `key`, each finite; an absent or null key is an empty list.
+std::vector<double> number_list(Reader& reader, const std::string& key)
+{
+  std::vector<double> result;
+  if (!reader.has(key)) {
+    reader.allow_null(key);
+    return result;
+  }
+  const auto& items = reader.array(key);
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].is_number() || !std::isfinite(items[i].get<double>())) {
+      reader.fail(reader.at(key) + "/" + std::to_string(i), "expected a finite number");
+    }
+    result.push_back(items[i].get<double>());
+  }
+  return result;
+}
+
 Stats parse_stats(Reader reader)
 {
   Stats stats;
@@ -578,6 +653,7 @@ Stats parse_stats(Reader reader)
   stats.iterations_per_sample = reader.optional<int64_t>("iterations_per_sample", &Reader::integer);
   stats.noise = reader.optional<double>("noise", &Reader::number);
   stats.noise_target_met = reader.optional<bool>("noise_target_met", &Reader::boolean);
+  stats.samples_ms = number_list(reader, "samples_ms");
   reader.done();
   return stats;
 }
@@ -712,8 +788,60 @@ Cell parse_cell(Reader reader)
     aoti.done();
     return record;
   });
+  cell.rounds = parse_list<RoundCell>(reader, "rounds", [](Reader& round) {
+    RoundCell r;
+    r.round = round.small_integer("round");
+    r.position = round.small_integer("position");
+    r.status = parse_enum<CellStatus>(round, "status", {{"ok", CellStatus::ok}, {"skipped", CellStatus::skipped}});
+    r.skip_reason = round.optional_text("skip_reason");
+    r.stats = optional_stats(round, "stats");
+    return r;
+  });
+  cell.round_spread = optional_object<RoundSpread>(reader, "round_spread", [](Reader spread) {
+    RoundSpread s;
+    s.rounds = spread.small_integer("rounds");
+    s.min_median_ms = spread.number("min_median_ms");
+    s.max_median_ms = spread.number("max_median_ms");
+    s.ci95_low_ms = spread.number("ci95_low_ms");
+    s.ci95_high_ms = spread.number("ci95_high_ms");
+    spread.done();
+    return s;
+  });
   reader.done();
   return cell;
+}
+
+// A seed as written: a whole number from 0 to 2^32 - 1.
+uint32_t parse_seed(Reader& reader, const std::string& key)
+{
+  const auto value = reader.integer(key);
+  if (value < 0 || value > static_cast<int64_t>(UINT32_MAX)) {
+    reader.fail(reader.at(key), "a seed is a whole number from 0 to 4294967295");
+  }
+  return static_cast<uint32_t>(value);
+}
+
+Rounds parse_rounds(Reader reader)
+{
+  Rounds rounds;
+  rounds.count = reader.small_integer("count");
+  rounds.seed = parse_seed(reader, "seed");
+  rounds.bootstrap_resamples = reader.small_integer("bootstrap_resamples");
+  rounds.method = reader.text("method");
+  rounds.runs = parse_list<Round>(reader, "runs", [](Reader& run) {
+    Round r;
+    r.index = run.small_integer("index");
+    r.status = run.text("status");
+    r.reason = run.optional_text("reason");
+    r.order_seed = parse_seed(run, "order_seed");
+    r.started = run.optional_text("started");
+    r.load_average_start = run.optional<double>("load_average_start", &Reader::number);
+    r.load_average_end = run.optional<double>("load_average_end", &Reader::number);
+    r.other_cores_busy = run.optional<double>("other_cores_busy", &Reader::number);
+    return r;
+  });
+  reader.done();
+  return rounds;
 }
 
 Provenance parse_provenance(Reader reader)
@@ -723,6 +851,7 @@ Provenance parse_provenance(Reader reader)
   provenance.tool_version = reader.text("tool_version");
   provenance.git_commit = reader.text("git_commit");
   provenance.command_line = reader.text("command_line");
+  provenance.forced = reader.optional_text("forced");
   if (reader.has("source")) {
     auto source = reader.object("source");
     Source s;
@@ -812,6 +941,11 @@ Dataset from_json(const Json& json, const std::string& origin)
   const auto& results = reader.array("results");
   for (size_t i = 0; i < results.size(); ++i) {
     dataset.results.push_back(parse_cell(Reader(results[i], reader.at("results") + "/" + std::to_string(i), origin)));
+  }
+  if (reader.has("rounds")) {
+    dataset.rounds = parse_rounds(reader.object("rounds"));
+  } else {
+    reader.allow_null("rounds");
   }
   reader.done();
   return dataset;

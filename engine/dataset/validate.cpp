@@ -7,12 +7,15 @@
 #include "dataset/data_folder.hpp"
 #include "dataset/inconsistencies.hpp"
 #include "dataset/io.hpp"
+#include "dataset/rounds.hpp"
 #include "dataset/shard.hpp"
 #include "dataset/validation.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
+#include "util/statistics.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -462,6 +465,99 @@ void check_methodology(const Dataset& dataset, Checker& checker)
   }
 }
 
+// The rounds' header (1.4.0): numbered 1..count, each finished or failed with its reason. Returns the
+// finished rounds' indexes.
+std::set<int> check_round_header(const Rounds& rounds, Checker& checker)
+{
+  std::set<int> finished;
+  checker.at_least("/rounds/count", std::optional<double>(rounds.count), 2, k_max_rounds);
+  if (static_cast<int>(rounds.runs.size()) != rounds.count) {
+    checker.add("/rounds/runs", "lists " + std::to_string(rounds.runs.size()) + " rounds; /rounds/count says "
+                                  + std::to_string(rounds.count));
+  }
+  for (size_t i = 0; i < rounds.runs.size(); ++i) {
+    const auto& run = rounds.runs[i];
+    const auto pointer = "/rounds/runs/" + std::to_string(i);
+    if (run.index != static_cast<int>(i) + 1) {
+      checker.add(pointer + "/index", "expected round " + std::to_string(i + 1) + ", found " + std::to_string(run.index));
+    }
+    if (run.status == "ok") {
+      finished.insert(run.index);
+    } else if (run.status != "failed") {
+      checker.add(pointer + "/status", "\"" + run.status + "\" is not ok or failed");
+    } else if (run.reason.empty()) {
+      checker.add(pointer + "/reason", "a failed round says why");
+    }
+  }
+  if (finished.empty()) {
+    checker.add("/rounds/runs", "no round finished");
+  }
+  return finished;
+}
+
+// A cell measured in rounds: each round one of the finished ones, the cell's median the median of its
+// round medians, the spread what those medians span.
+void check_cell_rounds(const Cell& cell, const std::set<int>& finished, const std::string& pointer, Checker& checker)
+{
+  std::vector<double> medians;
+  for (size_t r = 0; r < cell.rounds.size(); ++r) {
+    const auto& round = cell.rounds[r];
+    const auto at = pointer + "/rounds/" + std::to_string(r);
+    if (finished.count(round.round) == 0) {
+      checker.add(at + "/round", "round " + std::to_string(round.round) + " is not a finished round of /rounds/runs");
+    }
+    if (round.stats) {
+      check_stats(*round.stats, at + "/stats", checker);
+      if (round.status == CellStatus::ok) {
+        medians.push_back(round.stats->median_ms);
+      }
+    }
+  }
+  if (medians.empty() || !cell.stats) {
+    if (cell.round_spread) {
+      checker.add(pointer + "/round_spread", "a spread without the round timings it spans");
+    }
+    return;
+  }
+  const double combined = util::median(medians);
+  if (std::fabs(combined - cell.stats->median_ms) > 1e-9 * combined) {
+    checker.add(pointer + "/stats/median_ms", Checker::number(cell.stats->median_ms) + " is not the median of the round "
+                                                "medians (" + Checker::number(combined) + ")");
+  }
+  if (!cell.round_spread) {
+    checker.add(pointer + "/round_spread", "missing: a cell measured in rounds gives their spread");
+    return;
+  }
+  const auto& spread = *cell.round_spread;
+  const auto [low, high] = std::minmax_element(medians.begin(), medians.end());
+  if (spread.rounds != static_cast<int>(medians.size()) || spread.min_median_ms != *low || spread.max_median_ms != *high) {
+    checker.add(pointer + "/round_spread", "does not match the rounds' medians (" + std::to_string(medians.size())
+                                             + " rounds from " + Checker::number(*low) + " to " + Checker::number(*high) + " ms)");
+  }
+  checker.time(pointer + "/round_spread/ci95_low_ms", spread.ci95_low_ms);
+  checker.time(pointer + "/round_spread/ci95_high_ms", spread.ci95_high_ms);
+  if (spread.ci95_low_ms > spread.ci95_high_ms) {
+    checker.add(pointer + "/round_spread", "ci95_low_ms exceeds ci95_high_ms");
+  }
+}
+
+void check_rounds(const Dataset& dataset, Checker& checker)
+{
+  const auto finished = dataset.rounds ? check_round_header(*dataset.rounds, checker) : std::set<int>{};
+  for (size_t i = 0; i < dataset.results.size(); ++i) {
+    const auto& cell = dataset.results[i];
+    const auto pointer = "/results/" + std::to_string(i);
+    if (!dataset.rounds && (!cell.rounds.empty() || cell.round_spread)) {
+      checker.add(pointer + "/rounds", "round timings in a dataset without /rounds");
+      continue;
+    }
+    if (dataset.rounds && cell.status == CellStatus::ok && cell.rounds.empty()) {
+      checker.add(pointer + "/rounds", "missing: every cell of a run in rounds keeps its rounds");
+    }
+    check_cell_rounds(cell, finished, pointer, checker);
+  }
+}
+
 } // namespace
 
 std::vector<CellKey> declared_matrix(const Dataset& dataset)
@@ -513,6 +609,7 @@ std::vector<Problem> check(const Dataset& dataset, Completeness completeness)
   check_layers(dataset, checker);
   check_methodology(dataset, checker);
   check_results(dataset, completeness, checker);
+  check_rounds(dataset, checker);
   return problems;
 }
 

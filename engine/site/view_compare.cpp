@@ -124,6 +124,9 @@ PageSpec compare_page(const SiteData& site, size_t base, size_t other, Data view
   totals.set("other_faster", util::format_thousands(changes.summary.faster));
   totals.set("other_slower", util::format_thousands(changes.summary.slower));
   totals.set("unchanged", util::format_thousands(changes.summary.unchanged));
+  totals.set("rule", "the ratio differs from one by at least " + util::format_significant(changes.threshold * 100, 2)
+                       + "%, and the medians' intervals do not overlap: the bootstrap 95% intervals of datasets "
+                         "measured in rounds, else the quartile ranges, with the ratio also beyond either run's spread");
   totals.set("geomean", summary.compared > 0 ? ratio_text(std::exp(summary.log_sum / summary.compared)) : std::string(k_missing));
   view.set("totals", totals);
   view.set("base_misses", noise_miss_note(a.data, ""));

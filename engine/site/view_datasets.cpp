@@ -4,6 +4,7 @@
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "dataset/citation.hpp"
+#include "dataset/rounds.hpp"
 #include "util/format.hpp"
 #include "util/text.hpp"
 
@@ -41,6 +42,11 @@ Data environment_rows(const dataset::Environment& env)
   if (env.load_average_start && env.load_average_end) {
     rows.push_back(labelled("Load average (1 min) at start and end", util::format_fixed(*env.load_average_start, 2)
                                                                           + " and " + util::format_fixed(*env.load_average_end, 2)));
+  }
+  if (env.other_cores_busy) {
+    rows.push_back(labelled("Cores other processes kept busy", util::format_fixed(*env.other_cores_busy, 2)
+                                                                 + " on average while it measured (the busy-machine check fires at "
+                                                                 + util::format_fixed(dataset::k_busy_cores_threshold, 2) + ")"));
   }
   return rows;
 }
@@ -111,6 +117,23 @@ Data noise_reached(const Dataset& data)
   return reached;
 }
 
+// How many processes measured the run: a single one's medians are good to tens of percent on a shared
+// machine (docs/validity.md), so the page says so.
+std::string rounds_text(const Dataset& data)
+{
+  if (!data.rounds) {
+    return "one round: every cell measured once, in one process, so its medians carry that process's luck; "
+           "publishing wants " + std::to_string(dataset::k_publish_rounds) + " rounds";
+  }
+  int finished = 0;
+  for (const auto& run : data.rounds->runs) {
+    finished += run.status == "ok" ? 1 : 0;
+  }
+  const int failed = data.rounds->count - finished;
+  return std::to_string(data.rounds->count) + " rounds (seed " + std::to_string(data.rounds->seed) + ")"
+         + (failed == 0 ? "" : ", " + std::to_string(failed) + " of which failed") + ": " + data.rounds->method;
+}
+
 Data provenance_rows(const Dataset& data)
 {
   Data rows = list();
@@ -118,6 +141,12 @@ Data provenance_rows(const Dataset& data)
   rows.push_back(labelled("Tool commit", public_commit(data.provenance.git_commit)));
   rows.push_back(labelled("Command line", public_command(data.provenance.command_line)));
   rows.push_back(labelled("Replaces", data.replaces.empty() ? "nothing (first version)" : data.replaces));
+  if (data.kind == dataset::Kind::measured) {
+    rows.push_back(labelled("Rounds", rounds_text(data)));
+  }
+  if (!data.provenance.forced.empty()) {
+    rows.push_back(labelled("Published despite publish's checks", data.provenance.forced));
+  }
   if (data.provenance.source) {
     const auto& source = *data.provenance.source;
     rows.push_back(labelled("Transcribed from", source.title + " (" + dataset::source_address(source) + "), " + source.date));

@@ -304,7 +304,8 @@ def check_engine(layerbench, base_path, with_run):
         merged = os.path.join(folder, "merged.json")
         layerbench_ok(layerbench, "merge", *shard_paths, "--out", merged)
         data = os.path.join(folder, "data")
-        layerbench_ok(layerbench, "publish", merged, "--data", data, "--init", "--id", "engine-output-test")
+        layerbench_ok(layerbench, "publish", merged, "--data", data, "--init", "--id", "engine-output-test",
+                      "--force", "schema test: shards cut from a fixture")
         written = [merged, os.path.join(data, "catalog.json"), os.path.join(data, "datasets", "engine-output-test-v1.json")]
         if with_run:
             runs = []

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// `layerbench run --rounds N`: the matrix measured N times, each round by a fresh `layerbench run`
+// process with its own shuffled cell order, and the rounds combined into one dataset
+// (dataset/rounds.hpp). The rounds' files live in OUT.rounds/ until the dataset is written, so that an
+// interrupted run continues with --resume, mid-round, and a round that dies is recorded with its reason
+// while the others are kept.
+
+#if LAYERBENCH_WITH_TORCH
+
+#include <boost/program_options.hpp>
+#include <string>
+#include <vector>
+
+namespace layerbench::cli {
+
+int run_rounds(const boost::program_options::variables_map& values);
+
+// The options given to `run`, rebuilt as arguments for one round's process: everything but --rounds,
+// --seed, --out, --resume and --order-seed, which the round sets itself. Exposed for its test.
+std::vector<std::string> round_arguments(const boost::program_options::variables_map& values);
+
+} // namespace layerbench::cli
+
+#endif

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+// `layerbench run --rounds N`, through the real binary: each round a process of its own, the rounds
+// combined, a failed round kept with its reason, a resumed run continuing from the rounds' folder.
+#if LAYERBENCH_WITH_TORCH
+#include "test_shell.hpp"
+
+#include <doctest/doctest.h>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+layerbench::test::ShellResult run_cli(const std::string& arguments)
+{
+  return layerbench::test::shell(std::string(LAYERBENCH_BINARY) + " " + arguments);
+}
+
+struct TempDir
+{
+  fs::path path = fs::temp_directory_path() / ("layerbench-rounds-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+nlohmann::json read_json(const fs::path& path)
+{
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// The smallest real matrix: one cheap layer at one batch size, a short budget, no peaks.
+const std::string k_tiny = "run --device cpu --layers Dropout,LayerNorm --batch-sizes 1 --cell-budget 0.02 --no-peaks";
+
+} // namespace
+
+TEST_CASE("cli::run_rounds")
+{
+  TempDir dir;
+  SUBCASE("--rounds of 0, negative, absurd or not a number is a usage error naming the option")
+  {
+    for (const std::string bad : {"0", "-1", "1000", "three"}) {
+      CAPTURE(bad);
+      const auto r = run_cli(k_tiny + " --rounds " + bad + " --out " + (dir.path / "x.json").string());
+      CHECK(r.status == 2);
+      CHECK(r.output.find("--rounds") != std::string::npos);
+      CHECK(!fs::exists(dir.path / "x.json.rounds"));
+    }
+    const auto seed = run_cli(k_tiny + " --rounds 3 --seed -5 --out " + (dir.path / "x.json").string());
+    CHECK(seed.status == 2);
+    CHECK(seed.output.find("--seed: -5 is outside its range, 0 to 4294967295") != std::string::npos);
+  }
+  SUBCASE("rounds measure the whole matrix: --shard is refused")
+  {
+    const auto r = run_cli(k_tiny + " --rounds 3 --shard 1/2 --out " + (dir.path / "x.json").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--rounds: measures the whole matrix in every round") != std::string::npos);
+  }
+  SUBCASE("three rounds in three processes: each cell keeps three rounds, in shuffled positions, and the file validates")
+  {
+    const auto out = dir.path / "three.json";
+    const auto r = run_cli(k_tiny + " --rounds 3 --seed 11 --out " + out.string());
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("round 3 of 3") != std::string::npos);
+    CHECK(!fs::exists(out.string() + ".rounds")); // removed once the dataset is written
+    const auto d = read_json(out);
+    CHECK(d["rounds"]["count"] == 3);
+    CHECK(d["rounds"]["seed"] == 11);
+    CHECK(d["rounds"]["runs"].size() == 3);
+    for (const auto& cell : d["results"]) {
+      CHECK(cell["rounds"].size() == 3);
+      CHECK(cell["round_spread"]["rounds"] == 3);
+      CHECK(!cell["rounds"][0]["stats"]["samples_ms"].empty());
+    }
+    CHECK(d["provenance"]["command_line"].get<std::string>().find("--rounds 3") != std::string::npos);
+    CHECK(run_cli("validate " + out.string()).status == 0);
+  }
+  SUBCASE("--resume continues from the rounds' folder, keeping a failed round with its reason")
+  {
+    const auto out = dir.path / "resumed.json";
+    const auto folder = fs::path(out.string() + ".rounds");
+    fs::create_directories(folder);
+    std::ofstream(folder / "seed") << "5\n";
+    // Round 1 finished earlier; round 2 died; round 3 is still to run.
+    const auto first = run_cli(k_tiny + " --out " + (folder / "round-1.json").string());
+    REQUIRE_MESSAGE(first.status == 0, first.output);
+    std::ofstream(folder / "round-2.failed") << "its process was killed by signal 9 (Killed)\n";
+    const auto r = run_cli(k_tiny + " --rounds 3 --resume --out " + out.string());
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(r.output.find("round 1 of 3") == std::string::npos); // not measured again
+    CHECK(r.output.find("round 3 of 3") != std::string::npos);
+    const auto d = read_json(out);
+    CHECK(d["rounds"]["seed"] == 5);
+    CHECK(d["rounds"]["runs"][1]["status"] == "failed");
+    CHECK(d["rounds"]["runs"][1]["reason"] == "its process was killed by signal 9 (Killed)");
+    CHECK(d["results"][0]["rounds"].size() == 2);
+    CHECK(run_cli("validate " + out.string()).status == 0);
+  }
+  SUBCASE("a run's rounds folder is not overwritten: without --resume it is refused; --seed must match it")
+  {
+    const auto out = dir.path / "left.json";
+    fs::create_directories(out.string() + ".rounds");
+    std::ofstream(out.string() + ".rounds/seed") << "5\n";
+    const auto fresh = run_cli(k_tiny + " --rounds 3 --out " + out.string());
+    CHECK(fresh.status == 1);
+    CHECK(fresh.output.find("continue it with --resume, or delete the folder") != std::string::npos);
+    const auto other_seed = run_cli(k_tiny + " --rounds 3 --resume --seed 6 --out " + out.string());
+    CHECK(other_seed.status == 2);
+    CHECK(other_seed.output.find("--seed: 6 differs from the seed of the run being resumed (5") != std::string::npos);
+  }
+  SUBCASE("--order-seed measures one process's cells in a shuffled order")
+  {
+    const auto out = dir.path / "ordered.json";
+    const auto r = run_cli(k_tiny + " --order-seed 3 --out " + out.string());
+    REQUIRE_MESSAGE(r.status == 0, r.output);
+    CHECK(run_cli("validate " + out.string()).status == 0);
+  }
+}
+
+#endif
