@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The C++ side of tests/python/test_models_reference.py: builds a whole model of bench/models, loads
 // the weights and inputs that Python saved with torch.save, runs the model in eval mode and writes its
-// outputs, its parameter count and the aten:: operators of one profiled forward.
+// outputs, its parameter count and the aten:: operators of one profiled forward; then one training
+// forward and backward, whose loss, gradients and updated buffers it writes too.
 //
 //   bench_models_driver counts            parameter counts of the published configurations, as JSON
 //   bench_models_driver run REQUEST.json  {"model": "resnet" | "bert", "config": {...}, "weights": FILE,
@@ -59,7 +60,26 @@ BertConfig bert_config(const json& fields)
   fields.at("max_position_embeddings").get_to(config.max_position_embeddings);
   fields.at("type_vocab_size").get_to(config.type_vocab_size);
   fields.at("layer_norm_eps").get_to(config.layer_norm_eps);
+  fields.at("hidden_dropout_prob").get_to(config.hidden_dropout_prob);
+  fields.at("attention_probs_dropout_prob").get_to(config.attention_probs_dropout_prob);
   return config;
+}
+
+// One training forward and backward of `loss`; its value, the gradients ("grad.<parameter>") and the
+// buffers as training left them ("train.<buffer>").
+void train_step(torch::nn::Module& model, const std::function<torch::Tensor()>& loss, NamedTensors& outputs)
+{
+  model.train();
+  torch::AutoGradMode grad_mode(true);
+  const auto value = loss();
+  value.backward();
+  outputs["train.loss"] = value.detach();
+  for (const auto& item : model.named_parameters()) {
+    outputs["grad." + item.key()] = item.value().grad();
+  }
+  for (const auto& item : model.named_buffers()) {
+    outputs["train." + item.key()] = item.value();
+  }
 }
 
 json run_resnet(const json& request, const NamedTensors& inputs, NamedTensors& outputs)
@@ -72,8 +92,11 @@ json run_resnet(const json& request, const NamedTensors& inputs, NamedTensors& o
   model->eval();
   const auto& images = inputs.at("images");
   outputs["logits"] = model(images);
-  return {{"parameters", count_unique_parameters(*model)},
-          {"operators", {{"resnet", operator_calls([&] { model(images); })}}}};
+  json report{{"parameters", count_unique_parameters(*model)},
+              {"operators", {{"resnet", operator_calls([&] { model(images); })}}}};
+  const auto& labels = inputs.at("labels");
+  train_step(*model, [&] { return torch::nn::functional::cross_entropy(model(images), labels); }, outputs);
+  return report;
 }
 
 json run_bert(const json& request, const NamedTensors& inputs, NamedTensors& outputs)
@@ -97,9 +120,12 @@ json run_bert(const json& request, const NamedTensors& inputs, NamedTensors& out
   json operators;
   operators["bert"] = operator_calls([&] { model->bert()(ids); });
   operators["pretraining"] = operator_calls([&] { pretraining_loss(model(ids), masked_lm_labels, next_sentence_labels); });
-  return {{"parameters", count_unique_parameters(*model->bert())},
-          {"parameters_with_heads", count_unique_parameters(*model)},
-          {"operators", operators}};
+  json report{{"parameters", count_unique_parameters(*model->bert())},
+              {"parameters_with_heads", count_unique_parameters(*model)},
+              {"operators", operators}};
+  const auto& types = inputs.at("token_type_ids");
+  train_step(*model, [&] { return pretraining_loss(model(ids, types), masked_lm_labels, next_sentence_labels); }, outputs);
+  return report;
 }
 
 json run(const std::string& request_file)

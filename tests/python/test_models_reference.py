@@ -6,8 +6,9 @@ nothing is downloaded (HF_HUB_OFFLINE=1, models built from a BertConfig, never f
 
 For each model the Python reference saves its parameters and buffers, an input and its outputs with
 torch.save; tests/bench_models_driver.cpp loads them into the C++ model by name, runs it and profiles one
-forward. Checked: parameter counts equal exactly, outputs equal within TOLERANCE, and the aten:: operators
-of one forward equal by name and count.
+forward. Checked: parameter counts equal exactly, eval-mode outputs equal within RTOL and ATOL, the aten::
+operators of one forward equal by name and count, and one training forward and backward (dropout off, so
+that both sides compute the same thing) equal in its loss, every gradient and the buffers it updates.
 
   test_models_reference.py --driver build/bench_models_driver [TestCase ...]
 
@@ -52,7 +53,9 @@ BERT_CONFIGS = {
                              intermediate_size=4096),
 }
 # The small BERT whose outputs are compared, so that the test stays fast.
-TINY_BERT = dict(vocab_size=1000, hidden_size=128, num_hidden_layers=2, num_attention_heads=2, intermediate_size=512)
+# Dropout off: its random masks cannot be shared with the C++ side, and eval mode does not use it.
+TINY_BERT = dict(vocab_size=1000, hidden_size=128, num_hidden_layers=2, num_attention_heads=2, intermediate_size=512,
+                 hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0)
 RESNET50_PUBLISHED_PARAMETERS = 25_557_032  # torchvision's model table for ResNet50_Weights.IMAGENET1K_V1
 
 
@@ -97,6 +100,18 @@ def run_driver(folder, model, config, weights, inputs):
     return json.loads(done.stdout), outputs
 
 
+def train_step(model, loss):
+    """One training forward and backward: the loss, the gradients and the buffers as training leaves them,
+    named as the driver names them."""
+    model.train()
+    value = loss()
+    value.backward()
+    tensors = {"train.loss": value.detach()}
+    tensors.update({f"grad.{name}": p.grad for name, p in model.named_parameters()})
+    tensors.update({f"train.{name}": b.clone() for name, b in model.named_buffers()})
+    return tensors
+
+
 def operator_differences(ours, python):
     """{operator: (C++ calls, Python calls)} for the aten:: operators whose counts differ."""
     return {op: (ours.get(op, 0), python.get(op, 0))
@@ -110,6 +125,18 @@ class ModelCase(unittest.TestCase):
         scale = reference.abs().max().item()
         print(f"{label}: max |C++ - Python| = {difference:.3g} (max |Python| = {scale:.3g}, allowed {RTOL * scale + ATOL:.3g})")
         self.assertLessEqual(difference, RTOL * scale + ATOL, label)
+
+    def check_all_close(self, label, ours, reference):
+        """Every tensor of `reference` against the same name in `ours`, each relative to its own scale."""
+        self.assertEqual(sorted(ours), sorted(reference), label)
+        largest, where = 0.0, "all equal"
+        for name, expected in reference.items():
+            difference = (ours[name] - expected).abs().max().item()
+            allowed = RTOL * expected.abs().max().item() + ATOL
+            self.assertLessEqual(difference, allowed, f"{label}: {name}")
+            if difference > largest:
+                largest, where = difference, name
+        print(f"{label}: {len(reference)} tensors, largest |C++ - Python| = {largest:.3g} ({where})")
 
     def check_operators(self, name, ours, python):
         # The C++ models call what Python's modules call (bench/models/python_calls.hpp and the comments
@@ -158,13 +185,16 @@ class ResNet50(ModelCase):
                     module.bias.normal_(0, 0.1)
                     module.num_batches_tracked.fill_(7)
         images = torch.randn(1, 3, 224, 224)
+        labels = torch.randint(0, 1000, (1,))
+        weights = state(model)
         with torch.no_grad():
             cls.reference = model(images)
         cls.python_operators = aten_calls(lambda: model(images))
         cls.python_parameters = python_counts(model)
+        cls.trained = train_step(model, lambda: torch.nn.functional.cross_entropy(model(images), labels))
         with tempfile.TemporaryDirectory() as folder:
             cls.report, cls.outputs = run_driver(folder, "resnet", {"blocks": [3, 4, 6, 3], "num_classes": 1000},
-                                                 state(model), {"images": images})
+                                                 weights, {"images": images, "labels": labels})
 
     def test_parameters(self):
         self.assertEqual(self.report["parameters"], self.python_parameters)
@@ -174,6 +204,11 @@ class ResNet50(ModelCase):
 
     def test_operators(self):
         self.check_operators("resnet", self.report["operators"]["resnet"], self.python_operators)
+
+    def test_training_step(self):
+        # Batch statistics in BatchNorm, the running statistics it updates, cross-entropy and its gradients.
+        ours = {name: tensor for name, tensor in self.outputs.items() if name.startswith(("grad.", "train."))}
+        self.check_all_close("resnet50 training step", ours, self.trained)
 
 
 class Bert(ModelCase):
@@ -196,6 +231,7 @@ class Bert(ModelCase):
         masked = torch.rand(batch, length) < 0.3
         labels[masked] = torch.randint(0, config.vocab_size, (int(masked.sum()),))
         next_sentence = torch.randint(0, 2, (batch,))
+        weights = state(model)
         with torch.no_grad():
             plain = model.bert(ids)
             typed = model.bert(ids, token_type_ids=types)
@@ -210,15 +246,17 @@ class Bert(ModelCase):
             "bert": aten_calls(lambda: model.bert(ids)),
             "pretraining": aten_calls(lambda: model(ids, labels=labels, next_sentence_label=next_sentence)),
         }
+        cls.trained = train_step(model, lambda: model(ids, token_type_ids=types, labels=labels,
+                                                      next_sentence_label=next_sentence).loss)
         cls.python_parameters = python_counts(model.bert)
         cls.python_parameters_with_heads = python_counts(model)
         fields = config.to_dict()
         request = {key: fields[key] for key in ("vocab_size", "hidden_size", "num_hidden_layers", "num_attention_heads",
                                                 "intermediate_size", "max_position_embeddings", "type_vocab_size",
-                                                "layer_norm_eps")}
+                                                "layer_norm_eps", "hidden_dropout_prob", "attention_probs_dropout_prob")}
         inputs = {"input_ids": ids, "token_type_ids": types, "masked_lm_labels": labels, "next_sentence_labels": next_sentence}
         with tempfile.TemporaryDirectory() as folder:
-            cls.report, cls.outputs = run_driver(folder, "bert", request, state(model), inputs)
+            cls.report, cls.outputs = run_driver(folder, "bert", request, weights, inputs)
 
     def test_attention_implementation(self):
         # The C++ model follows the sdpa path; a transformers release that picks another by default needs
@@ -233,6 +271,11 @@ class Bert(ModelCase):
         for name, reference in self.reference.items():
             with self.subTest(name):
                 self.check_close(f"bert {name}", self.outputs[name], reference)
+
+    def test_training_step(self):
+        # The pretraining loss and its gradients, the tied word embeddings' from both of their uses.
+        ours = {name: tensor for name, tensor in self.outputs.items() if name.startswith(("grad.", "train."))}
+        self.check_all_close("bert training step", ours, self.trained)
 
     def test_operators(self):
         for name, python in self.python_operators.items():
