@@ -40,8 +40,9 @@ except ImportError as missing:
 
 DRIVER = None  # set from --driver
 
-# fp32, eval mode, the same CPU kernels on both sides. The outputs are compared relative to their own
-# scale: max |C++ - Python| <= RTOL * max |Python| + ATOL.
+# fp32 on the CPU. Each compared tensor (output, loss, gradient, buffer) relative to its own scale:
+# max |C++ - Python| <= RTOL * max |Python| + ATOL. The same kernels on both sides make them bit-equal here;
+# the margin is for another machine or thread count.
 RTOL = 1e-5
 ATOL = 1e-6
 
