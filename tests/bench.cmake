@@ -25,6 +25,27 @@ if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_PYTHON)
   endforeach()
 endif()
 
+# The whole models (engine/bench/models/) against torchvision's resnet50 and transformers' BERT: parameter
+# counts, outputs with the Python weights loaded, the aten:: operators of one forward (docs/models.md).
+# tests/python/test_models_reference.py drives bench_models_driver, one CTest test per TestCase; skipped
+# with the reason where torchvision or transformers is not installed. No model hub is reached.
+if(LAYERBENCH_WITH_TORCH)
+  add_executable(bench_models_driver ${CMAKE_CURRENT_SOURCE_DIR}/bench_models_driver.cpp)
+  target_link_libraries(bench_models_driver PRIVATE layerbench_bench)
+endif()
+foreach(models_case ParameterCounts ResNet50 Bert)
+  if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_PYTHON)
+    add_test(NAME bench/models_${models_case}
+             COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/python/test_models_reference.py
+                     --driver $<TARGET_FILE:bench_models_driver> ${models_case})
+    set_tests_properties(bench/models_${models_case} PROPERTIES ENVIRONMENT HF_HUB_OFFLINE=1)
+  else()
+    add_test(NAME bench/models_${models_case}
+             COMMAND sh -c "echo 'SKIPPED: the models are checked against Python in a build with LibTorch and LAYERBENCH_PYTHON set'; exit 77")
+  endif()
+  set_tests_properties(bench/models_${models_case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endforeach()
+
 # A stand-in for libnvidia-ml.so.1, so bench::Nvml's success path is tested without a driver.
 if(TARGET test_bench)
   add_library(fake_nvml SHARED ${CMAKE_CURRENT_SOURCE_DIR}/fake_nvml.cpp)
