@@ -113,6 +113,30 @@ TEST_CASE("cli::run_rounds")
     CHECK(other_seed.status == 2);
     CHECK(other_seed.output.find("--seed: 6 differs from the seed of the run being resumed (5") != std::string::npos);
   }
+  SUBCASE("merge --rounds joins separate runs as rounds, in matrix order; a shard or a run in rounds is refused")
+  {
+    std::string runs;
+    for (int index = 1; index <= 3; ++index) {
+      const auto file = dir.path / ("single-" + std::to_string(index) + ".json");
+      const auto r = run_cli(k_tiny + " --out " + file.string());
+      REQUIRE_MESSAGE(r.status == 0, r.output);
+      runs += " " + file.string();
+    }
+    const auto out = dir.path / "joined.json";
+    const auto joined = run_cli("merge --rounds --seed 3" + runs + " --out " + out.string());
+    REQUIRE_MESSAGE(joined.status == 0, joined.output);
+    const auto d = read_json(out);
+    CHECK(d["rounds"]["count"] == 3);
+    CHECK(!d["rounds"]["runs"][0].contains("order_seed"));
+    CHECK(d["results"][1]["rounds"][2]["position"] == 2); // matrix order
+    CHECK(run_cli("validate " + out.string()).status == 0);
+    const auto again = run_cli("merge --rounds " + out.string() + " " + out.string() + " --out " + (dir.path / "x.json").string());
+    CHECK(again.status == 1);
+    CHECK(again.output.find("is already a run in rounds") != std::string::npos);
+    const auto one = run_cli("merge --rounds " + out.string() + " --out " + (dir.path / "y.json").string());
+    CHECK(one.status == 2);
+    CHECK(one.output.find("--rounds: give 2 to 50 runs, not 1") != std::string::npos);
+  }
   SUBCASE("--order-seed measures one process's cells in a shuffled order")
   {
     const auto out = dir.path / "ordered.json";

@@ -3,30 +3,84 @@
 
 #include "dataset/io.hpp"
 #include "dataset/merge.hpp"
+#include "dataset/rounds.hpp"
+#include "util/error.hpp"
 
 #include <iostream>
+#include <random>
 
 
 namespace po = boost::program_options;
 
 namespace layerbench::cli {
 
+namespace {
+
+// Whole runs of one matrix joined as the rounds of one dataset (dataset/rounds.hpp).
+dataset::Dataset join_rounds(const std::vector<std::string>& files, const po::variables_map& values)
+{
+  if (files.size() < 2 || static_cast<int>(files.size()) > dataset::k_max_rounds) {
+    throw UsageError("--rounds: give 2 to " + std::to_string(dataset::k_max_rounds) + " runs, not " + std::to_string(files.size()));
+  }
+  std::vector<dataset::RoundResult> rounds;
+  for (const auto& file : files) {
+    dataset::RoundResult round;
+    round.dataset = dataset::load(file);
+    if (round.dataset->rounds) {
+      throw Error(file + ": is already a run in rounds; join single runs");
+    }
+    if (round.dataset->methodology && !round.dataset->methodology->shard.empty()) {
+      throw Error(file + ": is one shard (" + round.dataset->methodology->shard + "); merge the shards first");
+    }
+    round.record.index = static_cast<int>(rounds.size()) + 1;
+    round.record.status = "ok";
+    round.record.started = round.dataset->created;
+    if (round.dataset->environment) {
+      round.record.load_average_start = round.dataset->environment->load_average_start;
+      round.record.load_average_end = round.dataset->environment->load_average_end;
+      round.record.other_cores_busy = round.dataset->environment->other_cores_busy;
+    }
+    rounds.push_back(std::move(round));
+  }
+  if (values.count("seed") && values["seed"].as<unsigned long>() > 4294967295UL) {
+    throw UsageError("--seed: " + std::to_string(values["seed"].as<unsigned long>()) + " is outside its range, 0 to 4294967295");
+  }
+  const auto seed = values.count("seed") ? static_cast<uint32_t>(values["seed"].as<unsigned long>()) : std::random_device{}();
+  auto joined = dataset::combine_rounds(rounds, seed, dataset::RoundSource::joined_runs);
+  joined.provenance.command_line = recorded_invocation();
+  return joined;
+}
+
+} // namespace
+
 int cmd_merge(const Arguments& arguments)
 {
   po::options_description options("merge options");
-  options.add_options()("out", po::value<std::string>()->required(), "the merged dataset (must not exist)");
+  options.add_options()("out", po::value<std::string>()->required(), "the merged dataset (must not exist)")(
+    "rounds", "join whole runs of one matrix as the rounds of one dataset (median of round medians, bootstrap interval) "
+              "instead of shards")(
+    "seed", po::value<unsigned long>(), "with --rounds: the bootstrap's seed (default: a random one, recorded)");
   po::options_description hidden;
   hidden.add_options()("shard", po::value<std::vector<std::string>>()->required(), "at least one SHARD");
   po::positional_options_description positional;
   positional.add("shard", -1);
-  const auto values = parse("merge", "SHARD... --out FILE\n\nCombines the shards of one run (layerbench run --shard I/N) "
-                                     "into one dataset.",
+  const auto values = parse("merge", "SHARD... --out FILE\n       RUN... --rounds --out FILE\n\nCombines the shards of one run "
+                                     "(layerbench run --shard I/N) into one dataset; with --rounds,\nwhole runs of one matrix on "
+                                     "one device, as the rounds of one dataset (as run --rounds would).",
                             options, arguments, positional, hidden);
   if (!values) {
     return 0;
   }
+  const auto files = (*values)["shard"].as<std::vector<std::string>>();
+  if (values->count("rounds")) {
+    const auto joined = join_rounds(files, *values);
+    const auto out = (*values)["out"].as<std::string>();
+    dataset::save(out, joined, util::Overwrite::no);
+    std::cout << "joined " << files.size() << " runs as rounds, " << joined.results.size() << " cells, into " << out << "\n";
+    return 0;
+  }
   std::vector<dataset::ShardFile> shards;
-  for (const auto& file : (*values)["shard"].as<std::vector<std::string>>()) {
+  for (const auto& file : files) {
     shards.push_back({file, dataset::load(file)});
   }
   auto merged = dataset::merge(shards, recorded_invocation());

@@ -334,7 +334,7 @@ struct AotiRecord
 struct RoundCell
 {
   int round = 0;    // 1-based, as in Rounds::runs
-  int position = 0; // 1-based place of the cell in that round's shuffled order
+  int position = 0; // 1-based place of the cell in that round's order (matrix order without an order seed)
   CellStatus status = CellStatus::ok;
   std::string skip_reason;
   std::optional<Stats> stats; // ok only, with its samples
@@ -386,7 +386,9 @@ struct Round
   int index = 0;         // 1-based
   std::string status;    // "ok", or "failed" with `reason`
   std::string reason;
-  uint32_t order_seed = 0; // the seed of the round's cell order
+  // The seed of the round's shuffled cell order; absent for runs joined as rounds by `merge --rounds`,
+  // which measured in the order they record (matrix order unless shuffled by --order-seed).
+  std::optional<uint32_t> order_seed;
   std::string started;   // UTC, when the round's process began measuring; empty for a failed round
   std::optional<double> load_average_start;
   std::optional<double> load_average_end;

@@ -226,7 +226,7 @@ OrderedJson to_json(const Rounds& rounds)
   for (const auto& run : rounds.runs) {
     OrderedJson json{{"index", run.index}, {"status", run.status}};
     put_text(json, "reason", run.reason);
-    json["order_seed"] = run.order_seed;
+    put(json, "order_seed", run.order_seed);
     put_text(json, "started", run.started);
     put(json, "load_average_start", run.load_average_start);
     put(json, "load_average_end", run.load_average_end);
@@ -833,7 +833,11 @@ Rounds parse_rounds(Reader reader)
     r.index = run.small_integer("index");
     r.status = run.text("status");
     r.reason = run.optional_text("reason");
-    r.order_seed = parse_seed(run, "order_seed");
+    if (run.has("order_seed")) {
+      r.order_seed = parse_seed(run, "order_seed");
+    } else {
+      run.allow_null("order_seed");
+    }
     r.started = run.optional_text("started");
     r.load_average_start = run.optional<double>("load_average_start", &Reader::number);
     r.load_average_end = run.optional<double>("load_average_end", &Reader::number);

@@ -46,10 +46,13 @@ std::optional<double> median_of_optional(const std::vector<const Stats*>& rounds
   return util::median(values);
 }
 
-// Where each matrix cell stood in a round's order: position[m] is 1-based.
-std::vector<int> positions(size_t count, uint32_t order_seed)
+// Where each matrix cell stood in a round's order: position[m] is 1-based; matrix order without a seed.
+std::vector<int> positions(size_t count, const std::optional<uint32_t>& order_seed)
 {
-  const auto order = shuffled_order(count, order_seed);
+  std::vector<size_t> order = order_seed ? shuffled_order(count, *order_seed) : shuffled_order(0, 0);
+  for (size_t i = order.size(); i < count; ++i) {
+    order.push_back(i);
+  }
   std::vector<int> position(count);
   for (size_t i = 0; i < order.size(); ++i) {
     position[order[i]] = static_cast<int>(i + 1);
@@ -249,13 +252,17 @@ Stats combine_stats(const std::vector<const Stats*>& rounds)
   return stats;
 }
 
-std::string rounds_method(int count)
+std::string rounds_method(int count, RoundSource source)
 {
-  return "measured in " + std::to_string(count)
-         + " rounds, one after the other, each a fresh process that measured every cell once in an order shuffled by "
-           "its own seed (rounds.runs[].order_seed, derived from rounds.seed; a Fisher-Yates shuffle over std::mt19937), "
-           "so that a cell's rounds lie minutes apart and no cell always follows the same one. A cell's median is the "
-           "median of its round medians; its quartiles, minimum, mean and standard deviation pool the rounds' samples; "
+  const std::string how
+    = source == RoundSource::processes
+        ? " rounds, one after the other, each a fresh process that measured every cell once in an order shuffled by "
+          "its own seed (rounds.runs[].order_seed, derived from rounds.seed; a Fisher-Yates shuffle over std::mt19937), "
+          "so that a cell's rounds lie minutes apart and no cell always follows the same one."
+        : " rounds: separate runs of the same matrix on the same device, each a process of its own that measured every "
+          "cell once, joined by layerbench merge --rounds in the order given (each run in matrix order unless it was "
+          "shuffled; rounds[].position then counts matrix order).";
+  return "measured in " + std::to_string(count) + how + " A cell's median is the median of its round medians; its quartiles, minimum, mean and standard deviation pool the rounds' samples; "
            "its noise is the median of the rounds' (the noise within a round). round_spread gives the lowest and "
            "highest round median and a 95% interval of the median from a hierarchical bootstrap ("
          + std::to_string(k_bootstrap_resamples)
@@ -264,7 +271,7 @@ std::string rounds_method(int count)
            "variants and the device peaks are the first round's.";
 }
 
-Dataset combine_rounds(const std::vector<RoundResult>& rounds, uint32_t seed)
+Dataset combine_rounds(const std::vector<RoundResult>& rounds, uint32_t seed, RoundSource source)
 {
   const auto first = std::find_if(rounds.begin(), rounds.end(), [](const RoundResult& r) { return r.dataset.has_value(); });
   if (first == rounds.end()) {
@@ -285,7 +292,7 @@ Dataset combine_rounds(const std::vector<RoundResult>& rounds, uint32_t seed)
   header.count = static_cast<int>(rounds.size());
   header.seed = seed;
   header.bootstrap_resamples = k_bootstrap_resamples;
-  header.method = rounds_method(header.count);
+  header.method = rounds_method(header.count, source);
   std::vector<std::vector<int>> position;
   std::optional<double> busiest;
   for (const auto& round : rounds) {

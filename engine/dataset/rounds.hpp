@@ -52,12 +52,16 @@ struct RoundResult
   std::optional<Dataset> dataset;
 };
 
+// Where the rounds come from: the processes of one `run --rounds`, or separate runs joined by
+// `merge --rounds` (each measured in its own order, recorded or not).
+enum class RoundSource { processes, joined_runs };
+
 // The rounds in one dataset: the first finished round's dataset with every cell's stats, spread and
 // per-round record from all finished rounds, `rounds` describing each round (failed ones with their
 // reason). Throws Error when no round finished, or when the rounds did not measure the same matrix.
-Dataset combine_rounds(const std::vector<RoundResult>& rounds, uint32_t seed);
+Dataset combine_rounds(const std::vector<RoundResult>& rounds, uint32_t seed, RoundSource source = RoundSource::processes);
 
-// The methodology's words for a run of `count` rounds.
-std::string rounds_method(int count);
+// The methodology's words for `count` rounds from `source`.
+std::string rounds_method(int count, RoundSource source);
 
 } // namespace layerbench::dataset
