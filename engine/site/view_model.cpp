@@ -30,11 +30,29 @@ constexpr NavItem k_nav[] = {{"index.html", "Benchmark"}, {"formulas.html", "For
                              {"methodology.html", "Methodology"}, {"datasets.html", "Datasets"},
                              {"compare.html", "Compare"}, {"roofline.html", "Roofline"}};
 
-Data page_base(const SiteData& site, const std::string& path, const std::string& title)
+// Links climb to the site's root relatively, so the site works from file:// and under any subpath.
+std::string relative_root(const std::string& path)
 {
-  // The 404 page is served for any missing path, so it links from the site root.
-  const bool nested = path.find('/') != std::string::npos;
-  const std::string root = path == "404.html" ? "/" : nested ? "../" : "";
+  return path.find('/') != std::string::npos ? "../" : "";
+}
+
+// The 404 page is served for a missing address at any depth, which no relative link can climb out of.
+// Without --base-url its links are those of the home page, relative to the site's root folder: they work
+// from file://, at its own address and for a missing page in the root folder, under any subpath. With
+// --base-url they start at that address's path, so they work at every depth on that host.
+std::string not_found_root(const std::string& base_url)
+{
+  if (base_url.empty()) {
+    return "";
+  }
+  const size_t host = base_url.find("://") + 3;
+  const size_t path = base_url.find('/', host);
+  const std::string root = path == std::string::npos ? "/" : base_url.substr(path);
+  return root.back() == '/' ? root : root + "/";
+}
+
+Data page_base_at(const SiteData& site, const std::string& path, const std::string& title, const std::string& root)
+{
   Data view = object();
   view.set("root", root);
   view.set("page_title", title);
@@ -66,6 +84,11 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
   view.set("layer_links", layers);
   view.set("featured", dataset_summary(site.datasets[site.featured], root));
   return view;
+}
+
+Data page_base(const SiteData& site, const std::string& path, const std::string& title)
+{
+  return page_base_at(site, path, title, relative_root(path));
 }
 
 // The datasets of the home page's results, one table each: the featured dataset first, then local
@@ -205,9 +228,9 @@ PageSpec home_page(const SiteData& site)
   return page;
 }
 
-PageSpec not_found_page(const SiteData& site)
+PageSpec not_found_page(const SiteData& site, const std::string& base_url)
 {
-  PageSpec page{"not_found", "404.html", page_base(site, "404.html", "Page not found"), ""};
+  PageSpec page{"not_found", "404.html", page_base_at(site, "404.html", "Page not found", not_found_root(base_url)), ""};
   return page;
 }
 
@@ -241,7 +264,7 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
       pages.push_back(roofline_page(site, i, page_base(site, roofline_path(entry), "Roofline: " + dataset_label(entry))));
     }
   }
-  pages.push_back(not_found_page(site));
+  pages.push_back(not_found_page(site, base_url));
   return pages;
 }
 
