@@ -123,10 +123,6 @@ std::string percent_share(double fraction) { return trimmed_significant(fraction
 
 std::string calls_text(int64_t calls) { return util::format_thousands(calls) + (calls == 1 ? " call" : " calls"); }
 
-// Fewer than this many minor page faults per iteration count as none: a few stray faults of the
-// whole process (a logger, the profiler's own buffers) say nothing about the layer.
-constexpr double k_page_faults_shown = 0.5;
-
 Data operator_items(const dataset::Cell& cell)
 {
   Data items = list();
