@@ -345,6 +345,33 @@ document.querySelectorAll('table').forEach(function (table) {
 var results = document.querySelector('#benchmark');
 if (results) { out.results_hidden = Math.max(Math.round(results.getBoundingClientRect().width - results.parentElement.clientWidth), 0); }
 document.querySelectorAll('svg text').forEach(function (text) { out.chart_text.push(text.textContent.trim()); });
+// A chart is read whole: not wider than the window, not in a box that scrolls or clips it, no text
+// cut off at its own edge, and no text drawn under 11 px.
+out.charts = [];
+document.querySelectorAll('svg.chart').forEach(function (svg) {
+  var name = svg.querySelector('title') ? svg.querySelector('title').textContent : 'a chart';
+  var rect = svg.getBoundingClientRect(), box = svg.viewBox.baseVal, scale = rect.width / box.width;
+  if (rect.width === 0) { return; }  // in a closed <details>
+  if (rect.left < -1 || rect.right > inside + 1) { out.charts.push(name + ': ' + Math.round(rect.width) + ' px wide, beyond the window'); }
+  for (var up = svg.parentElement; up && up !== document.body; up = up.parentElement) {
+    if (up.scrollWidth > up.clientWidth + 1 && getComputedStyle(up).overflowX !== 'visible') {
+      out.charts.push(name + ': scrolls or is cut off inside its ' + up.tagName.toLowerCase()); break;
+    }
+  }
+  svg.querySelectorAll('text').forEach(function (text) {
+    var b = text.getBBox(), px = parseFloat(getComputedStyle(text).fontSize) * scale;
+    // The text's own transform (a rotated axis label) takes its box into the chart's units.
+    var own = text.transform.baseVal.consolidate(), m = own ? own.matrix : {a: 1, b: 0, c: 0, d: 1, e: 0, f: 0};
+    var corners = [[b.x, b.y], [b.x + b.width, b.y + b.height]].map(function (p) {
+      return [m.a * p[0] + m.c * p[1] + m.e, m.b * p[0] + m.d * p[1] + m.f]; });
+    var xs = corners.map(function (p) { return p[0]; }), ys = corners.map(function (p) { return p[1]; });
+    if (Math.min.apply(null, xs) < box.x - 1 || Math.max.apply(null, xs) > box.x + box.width + 1 ||
+        Math.min.apply(null, ys) < box.y - 1 || Math.max.apply(null, ys) > box.y + box.height + 1) {
+      out.charts.push(name + ': text "' + text.textContent.trim().slice(0, 40) + '" is cut off at the edge of the chart');
+    }
+    if (px < 11) { out.charts.push(name + ': text "' + text.textContent.trim().slice(0, 40) + '" drawn at ' + px.toFixed(1) + ' px'); }
+  });
+});
 return out;
 """
 
@@ -399,6 +426,7 @@ def check_layout(site):
                 problems.append(f"{where}: the page scrolls sideways by {found['sideways']} px")
             problems += [f"{where}: a table cell is out of the table's flow: {cell}" for cell in found["cells"]]
             problems += [f"{where}: a table wider than the window, not in a scrolling box: {table}" for table in found["tables"]]
+            problems += [f"{where}: {chart}" for chart in found["charts"][:8]]
             for text in found["chart_text"]:
                 if any(text == i or text.startswith(i + " ") for i in ids):
                     problems.append(f"{where}: chart text {text!r} is a dataset id; use the dataset's label")

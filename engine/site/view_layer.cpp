@@ -60,10 +60,11 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
   chart.id = throughput ? "chart-throughput" : "chart-time";
   chart.title = name + (throughput ? ": throughput against batch size" : ": forward time against batch size");
   chart.description = throughput
-    ? "Samples per second (batch size divided by the median time) at each batch size, one line per device (its newest dataset), log-log axes."
-    : "Median milliseconds per forward pass of one batch at each batch size, one line per device (its newest dataset), log-log axes.";
+    ? "Samples per second (batch size divided by the median time) at each batch size for one device (its newest dataset), log-log axes shared by every panel; the other devices are the faint lines."
+    : "Median milliseconds per forward pass of one batch at each batch size for one device (its newest dataset), log-log axes shared by every panel; the other devices are the faint lines.";
+  // Short enough for a phone-sized panel: the rotated label spans the plot's height only.
   chart.x_label = "batch size (log scale)";
-  chart.y_label = throughput ? "samples per second (log scale)" : "milliseconds per batch (log scale)";
+  chart.y_label = throughput ? "samples/s (log scale)" : "ms per batch (log scale)";
   for (size_t index : newest_per_device(site)) {
     const SiteDataset& entry = site.datasets[index];
     const bool reference = entry.data.kind == dataset::Kind::published_reference;

@@ -154,15 +154,11 @@ RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std
                       "traffic), log-log, under the device's roofs: the memory bandwidth times the intensity, capped by "
                       "the fp32 compute peak. The table below gives every figure.";
   if (const auto roofs = dataset::measured_roofs(entry.data, k_precision)) {
-    chart.roofs.push_back({"measured fp32: " + flop_rate_text(roofs->compute_flop_per_s) + ", "
-                             + bandwidth_text(roofs->memory_bytes_per_s),
-                           roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
+    chart.roofs.push_back({"measured fp32", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
   }
   if (const auto* device = datasheet_of(site, entry.data)) {
     if (const auto roofs = dataset::datasheet_roofs(*device, k_precision)) {
-      chart.roofs.push_back({"datasheet fp32 (" + device->name + "): " + flop_rate_text(roofs->compute_flop_per_s) + ", "
-                               + bandwidth_text(roofs->memory_bytes_per_s),
-                             roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::dashed});
+      chart.roofs.push_back({"datasheet fp32 (" + device->name + ")", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::dashed});
     }
   }
   for (const auto& item : placed) {
