@@ -165,11 +165,48 @@ def crawl_served(site, prefix, deep_missing):
     return broken
 
 
+class MenuLinks(html.parser.HTMLParser):
+    """The links of the site's menu (<nav aria-label="Site">)."""
+    def __init__(self):
+        super().__init__()
+        self.depth, self.links = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "nav":
+            self.depth += 1 if (self.depth or attrs.get("aria-label") == "Site") else 0
+        if self.depth and tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+
+    def handle_endtag(self, tag):
+        if tag == "nav" and self.depth:
+            self.depth -= 1
+
+
+def check_menu_reach(site):
+    """Every settings page and every roofline chart is two taps from the menu at most: a menu entry, then
+    a link on the page it opens, so a phone reaches them without knowing where to look."""
+    home = site / "index.html"
+    menu = MenuLinks()
+    menu.feed(home.read_text(encoding="utf-8"))
+    first = {(home.parent / urllib.parse.urldefrag(link)[0]).resolve() for link in menu.links}
+    reached = set(first)
+    for page in first:
+        if page.suffix == ".html" and page.is_file():
+            parser = page_links(page.read_text(encoding="utf-8"))
+            reached |= {(page.parent / urllib.parse.urldefrag(link)[0]).resolve() for _, link in parser.links
+                        if not urllib.parse.urlparse(link).scheme and urllib.parse.urldefrag(link)[0]}
+    wanted = sorted(p.resolve() for folder in ("settings", "roofline") for p in (site / folder).glob("*.html"))
+    print(f"menu: {len(first)} entries; {len(wanted)} settings and roofline pages to reach")
+    return [f"{p.relative_to(site.resolve())} is not two taps from the menu" for p in wanted if p not in reached]
+
+
 def check_links(site, base_path=None):
     """Every internal link and fragment resolves, from file:// and served under a subpath (404 included).
     base_path: the path of the --base-url the site was rendered for; its 404 page then works at any depth."""
     rendered_for_address = base_path is not None
-    return crawl_file(site, rendered_for_address) + crawl_served(site, base_path or SUBPATH, deep_missing=rendered_for_address)
+    return (crawl_file(site, rendered_for_address) + crawl_served(site, base_path or SUBPATH, deep_missing=rendered_for_address)
+            + check_menu_reach(site))
 
 
 def check_html(site):
