@@ -213,6 +213,15 @@ TEST_CASE("site::speed_class_text")
 
 TEST_CASE("site::build_pages")
 {
+  SUBCASE("the 404 page links relatively without --base-url, and from the address's path with one")
+  {
+    const auto site_data = site_of(judged({"Linear", "Dropout"}, {1, 8}));
+    CHECK(text(page(site::build_pages(site_data), "404.html").view, "root") == "");
+    CHECK(text(page(site::build_pages(site_data, "https://example.org/some/sub/path"), "404.html").view, "root") == "/some/sub/path/");
+    CHECK(text(page(site::build_pages(site_data, "https://example.org"), "404.html").view, "root") == "/");
+    // Every other page climbs relatively, whatever the address.
+    CHECK(text(page(site::build_pages(site_data, "https://example.org/x/"), "layers/Linear.html").view, "root") == "../");
+  }
   SUBCASE("every page has a description of its own, naming its subject")
   {
     const auto pages = site::build_pages(site_of(judged({"Linear", "Dropout"}, {1, 8})));
