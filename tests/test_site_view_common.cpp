@@ -219,6 +219,8 @@ TEST_CASE("site::build_pages")
     CHECK(text(page(site::build_pages(site_data), "404.html").view, "root") == "");
     CHECK(text(page(site::build_pages(site_data, "https://example.org/some/sub/path"), "404.html").view, "root") == "/some/sub/path/");
     CHECK(text(page(site::build_pages(site_data, "https://example.org"), "404.html").view, "root") == "/");
+    // A served path (the preview's "/") wins over the address's.
+    CHECK(text(page(site::build_pages(site_data, "https://example.org/x/", "/"), "404.html").view, "root") == "/");
     // Every other page climbs relatively, whatever the address.
     CHECK(text(page(site::build_pages(site_data, "https://example.org/x/"), "layers/Linear.html").view, "root") == "../");
   }

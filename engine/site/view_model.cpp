@@ -37,11 +37,14 @@ std::string relative_root(const std::string& path)
 }
 
 // The 404 page is served for a missing address at any depth, which no relative link can climb out of.
-// Without --base-url its links are those of the home page, relative to the site's root folder: they work
-// from file://, at its own address and for a missing page in the root folder, under any subpath. With
-// --base-url they start at that address's path, so they work at every depth on that host.
-std::string not_found_root(const std::string& base_url)
+// Without a served path or --base-url its links are those of the home page, relative to the site's root
+// folder: they work from file://, at its own address and for a missing page in the root folder, under any
+// subpath. Otherwise they start at that path, so they work at every depth on that host.
+std::string not_found_root(const std::string& base_url, const std::string& served_path)
 {
+  if (!served_path.empty()) {
+    return served_path.back() == '/' ? served_path : served_path + "/";
+  }
   if (base_url.empty()) {
     return "";
   }
@@ -227,9 +230,9 @@ PageSpec home_page(const SiteData& site)
   return page;
 }
 
-PageSpec not_found_page(const SiteData& site, const std::string& base_url)
+PageSpec not_found_page(const SiteData& site, const std::string& root)
 {
-  PageSpec page{"not_found", "404.html", page_base_at(site, "404.html", "Page not found", not_found_root(base_url)), ""};
+  PageSpec page{"not_found", "404.html", page_base_at(site, "404.html", "Page not found", root), ""};
   return page;
 }
 
@@ -292,7 +295,7 @@ std::string page_description(const SiteData& site, const PageSpec& page)
 
 } // namespace
 
-std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_url)
+std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_url, const std::string& served_path)
 {
   std::vector<PageSpec> pages;
   pages.push_back(home_page(site));
@@ -334,7 +337,7 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
       pages.push_back(roofline_page(site, i, page_base(site, roofline_path(entry), "Roofline: " + dataset_label(entry))));
     }
   }
-  pages.push_back(not_found_page(site, base_url));
+  pages.push_back(not_found_page(site, not_found_root(base_url, served_path)));
   for (auto& page : pages) {
     page.view.set("description", page_description(site, page));
   }
