@@ -37,3 +37,17 @@ add_test(NAME site/render_cli_bad_base_url COMMAND layerbench render --base-url 
   WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(site/render_cli_bad_base_url PROPERTIES
   PASS_REGULAR_EXPRESSION "layerbench: error: render: --base-url \"ftp://example.org\": give the address")
+
+# The 404 page of a site rendered for an address under a subpath links from that path, so it works
+# when served for a missing address at any depth there (the committed site/, rendered without
+# --base-url, links relatively and is crawled from file:// and from a subpath by site/committed_links).
+set(site_fixture_base_out ${CMAKE_BINARY_DIR}/site-fixture-base)
+add_test(NAME site/render_fixtures_base_url
+  COMMAND layerbench render --data ${CMAKE_SOURCE_DIR}/tests/fixtures/site/data --templates ${CMAKE_SOURCE_DIR}/templates
+          --out ${site_fixture_base_out} --base-url https://example.org/some/sub/path/
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(site/render_fixtures_base_url PROPERTIES FIXTURES_SETUP site_fixture_base)
+add_test(NAME site/links_base_url
+  COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/site_check.py links ${site_fixture_base_out} /some/sub/path/
+  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(site/links_base_url PROPERTIES FIXTURES_REQUIRED site_fixture_base SKIP_RETURN_CODE 77 TIMEOUT 600)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Quality checks of a rendered site: valid HTML, internal links, accessibility, the table in a browser.
 
-Usage: site_check.py CHECK SITE_DIR [LAYERBENCH]
+Usage: site_check.py CHECK SITE_DIR [LAYERBENCH]  (committed)
+       site_check.py links SITE_DIR [BASE_PATH]  (a site rendered with --base-url, the path of that address)
 Exit 0 passed, 1 failed, 77 skipped (the reason is printed), so CTest reports a skip as a skip.
 """
 import html.parser
@@ -41,31 +42,171 @@ class Links(html.parser.HTMLParser):
                 self.links.append((tag, attrs[name]))
 
 
-def check_links(site):
-    parsed = {}
-    for page in pages(site):
-        parser = Links()
-        parser.feed(page.read_text(encoding="utf-8"))
-        parsed[page] = parser
-    broken = []
-    for page, parser in parsed.items():
+# Where the served crawl puts the site: a folder some levels down, as on a project's pages.
+SUBPATH = "/some/sub/path/"
+
+
+def page_links(text):
+    parser = Links()
+    parser.feed(text)
+    return parser
+
+
+def crawl(start_urls, fetch, inside):
+    """Follows every internal link from start_urls: fetch(url) gives (status, text) and inside(url) says
+    whether an address belongs to the site. Returns the broken links and how many were followed."""
+    pages_seen, broken, followed = {}, [], 0
+
+    def load(url):
+        if url not in pages_seen:
+            status, text = fetch(url)
+            pages_seen[url] = (status, page_links(text) if text is not None else None)
+        return pages_seen[url]
+
+    for start in start_urls:
+        status, parser = load(start)
+        if parser is None:
+            broken.append(f"{start}: cannot be opened")
+            continue
         for tag, link in parser.links:
             url = urllib.parse.urlparse(link)
             if (url.scheme or url.netloc) and tag == "a":
                 continue  # a link the reader may follow, not a request the page makes
             if url.scheme or url.netloc:
-                broken.append(f"{page.relative_to(site)}: external reference {link} (the site must work offline)")
+                broken.append(f"{start}: external reference {link} (the site must work offline)")
                 continue
-            target = site / url.path.lstrip("/") if url.path.startswith("/") else (page.parent / url.path if url.path else page)
-            target = target.resolve()
-            if target.is_dir():
-                target = target / "index.html"
-            if not target.exists():
-                broken.append(f"{page.relative_to(site)}: {link} does not exist")
-            elif url.fragment and target in parsed and url.fragment not in parsed[target].ids:
-                broken.append(f"{page.relative_to(site)}: {link} has no #{url.fragment}")
-    print(f"{sum(len(p.links) for p in parsed.values())} links in {len(parsed)} pages")
+            target, fragment = urllib.parse.urldefrag(urllib.parse.urljoin(start, link))
+            followed += 1
+            if target == urllib.parse.urldefrag(start)[0]:
+                if fragment and fragment not in parser.ids:
+                    broken.append(f"{start}: {link} has no #{fragment}")
+                continue  # the same page, whatever its status (the 404 page's skip link)
+            if not inside(target):
+                broken.append(f"{start}: {link} leads to {target}, outside the site")
+                continue
+            target_status, target_parser = load(target)
+            if target_status != 200:
+                broken.append(f"{start}: {link} leads to {target}, which answers {target_status}")
+            elif fragment and target_parser is not None and fragment not in target_parser.ids:
+                broken.append(f"{start}: {link} has no #{fragment}")
+    return broken, followed
+
+
+def fetch_file(url):
+    path = pathlib.Path(urllib.parse.unquote(urllib.parse.urlparse(url).path))
+    if not path.is_file():
+        return 404, None  # file:// shows no index.html for a folder
+    text = path.read_text(encoding="utf-8") if path.suffix == ".html" else ""
+    return 200, text
+
+
+def crawl_file(site, rendered_for_address):
+    """Every page opened from file://, as a reader who downloaded the site would. The 404 page of a site
+    rendered for an address (--base-url) links from that address's path, for a host only."""
+    root = site.as_uri() + "/"
+    starts = [p.as_uri() for p in pages(site) if not (rendered_for_address and p == site / "404.html")]
+    broken, followed = crawl(starts, fetch_file, lambda url: url.startswith(root))
+    print(f"file://: {followed} links followed from {len(starts)} pages")
     return broken
+
+
+def serve_under(site, prefix):
+    """An HTTP server giving site/ at prefix, and 404.html with status 404 for any other address, as a
+    static host does; returns the server (its thread runs until shutdown)."""
+    import http.server
+    import threading
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            path = urllib.parse.unquote(urllib.parse.urlparse(self.path).path)
+            file = site / path[len(prefix):] if path.startswith(prefix) else None
+            if file is not None and file.is_dir():
+                file = file / "index.html"
+            status = 200
+            if file is None or not file.is_file() or site.resolve() not in file.resolve().parents:
+                status, file = 404, site / "404.html"
+            body = file.read_bytes()
+            self.send_response(status)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def crawl_served(site, prefix, deep_missing):
+    """Every page served from a subpath, and the 404 page as served for missing addresses: one in the
+    site's root folder and, for a site rendered for that subpath (deep_missing), one three folders down."""
+    import urllib.error
+    import urllib.request
+    server = serve_under(site, prefix)
+    origin = f"http://127.0.0.1:{server.server_address[1]}"
+
+    def fetch(url):
+        try:
+            with urllib.request.urlopen(url, timeout=30) as response:
+                return response.status, response.read().decode("utf-8") if url.endswith(".html") or url.endswith("/") else ""
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode("utf-8")
+
+    try:
+        starts = [origin + prefix + str(p.relative_to(site)) for p in pages(site) if p.name != "404.html"]
+        missing = [origin + prefix + "no-such-page.html"]
+        missing += [origin + prefix + "layers/no/such/page.html"] if deep_missing else []
+        broken, followed = crawl(starts + missing, fetch, lambda url: url.startswith(origin + prefix))
+    finally:
+        server.shutdown()
+    print(f"served under {prefix}: {followed} links followed from {len(starts)} pages and {len(missing)} missing addresses")
+    return broken
+
+
+class MenuLinks(html.parser.HTMLParser):
+    """The links of the site's menu (<nav aria-label="Site">)."""
+    def __init__(self):
+        super().__init__()
+        self.depth, self.links = 0, []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "nav":
+            self.depth += 1 if (self.depth or attrs.get("aria-label") == "Site") else 0
+        if self.depth and tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+
+    def handle_endtag(self, tag):
+        if tag == "nav" and self.depth:
+            self.depth -= 1
+
+
+def check_menu_reach(site):
+    """Every settings page and every roofline chart is two taps from the menu at most: a menu entry, then
+    a link on the page it opens, so a phone reaches them without knowing where to look."""
+    home = site / "index.html"
+    menu = MenuLinks()
+    menu.feed(home.read_text(encoding="utf-8"))
+    first = {(home.parent / urllib.parse.urldefrag(link)[0]).resolve() for link in menu.links}
+    reached = set(first)
+    for page in first:
+        if page.suffix == ".html" and page.is_file():
+            parser = page_links(page.read_text(encoding="utf-8"))
+            reached |= {(page.parent / urllib.parse.urldefrag(link)[0]).resolve() for _, link in parser.links
+                        if not urllib.parse.urlparse(link).scheme and urllib.parse.urldefrag(link)[0]}
+    wanted = sorted(p.resolve() for folder in ("settings", "roofline") for p in (site / folder).glob("*.html"))
+    print(f"menu: {len(first)} entries; {len(wanted)} settings and roofline pages to reach")
+    return [f"{p.relative_to(site.resolve())} is not two taps from the menu" for p in wanted if p not in reached]
+
+
+def check_links(site, base_path=None):
+    """Every internal link and fragment resolves, from file:// and served under a subpath (404 included).
+    base_path: the path of the --base-url the site was rendered for; its 404 page then works at any depth."""
+    rendered_for_address = base_path is not None
+    return (crawl_file(site, rendered_for_address) + crawl_served(site, base_path or SUBPATH, deep_missing=rendered_for_address)
+            + check_menu_reach(site))
 
 
 def check_html(site):
@@ -241,6 +382,33 @@ document.querySelectorAll('table').forEach(function (table) {
 var results = document.querySelector('#benchmark');
 if (results) { out.results_hidden = Math.max(Math.round(results.getBoundingClientRect().width - results.parentElement.clientWidth), 0); }
 document.querySelectorAll('svg text').forEach(function (text) { out.chart_text.push(text.textContent.trim()); });
+// A chart is read whole: not wider than the window, not in a box that scrolls or clips it, no text
+// cut off at its own edge, and no text drawn under 11 px.
+out.charts = [];
+document.querySelectorAll('svg.chart').forEach(function (svg) {
+  var name = svg.querySelector('title') ? svg.querySelector('title').textContent : 'a chart';
+  var rect = svg.getBoundingClientRect(), box = svg.viewBox.baseVal, scale = rect.width / box.width;
+  if (rect.width === 0) { return; }  // in a closed <details>
+  if (rect.left < -1 || rect.right > inside + 1) { out.charts.push(name + ': ' + Math.round(rect.width) + ' px wide, beyond the window'); }
+  for (var up = svg.parentElement; up && up !== document.body; up = up.parentElement) {
+    if (up.scrollWidth > up.clientWidth + 1 && getComputedStyle(up).overflowX !== 'visible') {
+      out.charts.push(name + ': scrolls or is cut off inside its ' + up.tagName.toLowerCase()); break;
+    }
+  }
+  svg.querySelectorAll('text').forEach(function (text) {
+    var b = text.getBBox(), px = parseFloat(getComputedStyle(text).fontSize) * scale;
+    // The text's own transform (a rotated axis label) takes its box into the chart's units.
+    var own = text.transform.baseVal.consolidate(), m = own ? own.matrix : {a: 1, b: 0, c: 0, d: 1, e: 0, f: 0};
+    var corners = [[b.x, b.y], [b.x + b.width, b.y + b.height]].map(function (p) {
+      return [m.a * p[0] + m.c * p[1] + m.e, m.b * p[0] + m.d * p[1] + m.f]; });
+    var xs = corners.map(function (p) { return p[0]; }), ys = corners.map(function (p) { return p[1]; });
+    if (Math.min.apply(null, xs) < box.x - 1 || Math.max.apply(null, xs) > box.x + box.width + 1 ||
+        Math.min.apply(null, ys) < box.y - 1 || Math.max.apply(null, ys) > box.y + box.height + 1) {
+      out.charts.push(name + ': text "' + text.textContent.trim().slice(0, 40) + '" is cut off at the edge of the chart');
+    }
+    if (px < 11) { out.charts.push(name + ': text "' + text.textContent.trim().slice(0, 40) + '" drawn at ' + px.toFixed(1) + ' px'); }
+  });
+});
 return out;
 """
 
@@ -295,6 +463,7 @@ def check_layout(site):
                 problems.append(f"{where}: the page scrolls sideways by {found['sideways']} px")
             problems += [f"{where}: a table cell is out of the table's flow: {cell}" for cell in found["cells"]]
             problems += [f"{where}: a table wider than the window, not in a scrolling box: {table}" for table in found["tables"]]
+            problems += [f"{where}: {chart}" for chart in found["charts"][:8]]
             for text in found["chart_text"]:
                 if any(text == i or text.startswith(i + " ") for i in ids):
                     problems.append(f"{where}: chart text {text!r} is a dataset id; use the dataset's label")
@@ -407,7 +576,12 @@ def main():
         skip(f"{site} has no index.html: render the site first")
     checks = {"links": check_links, "html": check_html, "table": check_table, "axe": check_axe, "phone": check_phone,
               "private": check_private, "layout": check_layout, "words": check_words, "heights": print_heights}
-    problems = check_committed(site, sys.argv[3]) if check == "committed" else checks[check](site)
+    if check == "committed":
+        problems = check_committed(site, sys.argv[3])
+    elif check == "links" and len(sys.argv) > 3:
+        problems = check_links(site, sys.argv[3])
+    else:
+        problems = checks[check](site)
     for problem in problems:
         print(f"FAIL: {problem}")
     print(f"{check}: {'failed' if problems else 'passed'}")

@@ -125,6 +125,10 @@ with tempfile.TemporaryDirectory() as scratch:
         check(status == 200 and b"layerbench-live-reload" in body, "pages carry the reload script")
         on_disk = (scratch / "preview" / "index.html").read_bytes()
         check(b"layerbench-live-reload" not in on_disk, "the file on disk does not")
+        # The preview serves the site at its root, so its 404 page links from / and works at any depth.
+        status, _, body = get(serve.port, "/layers/no/such/page.html")
+        check(status == 404 and b'href="/style.css"' in body and b'href="/index.html"' in body,
+              "a missing address three folders down gets the 404 page with links from /")
         stream = http.client.HTTPConnection("127.0.0.1", serve.port, timeout=10)
         stream.request("GET", "/__layerbench/events?since=0")
         events = stream.getresponse()

@@ -24,7 +24,7 @@ TEST_CASE("site::render_svg")
   {
     LineChart chart{"c", "Time <ms>", "desc & more", "batch size", "ms per batch", {{"run-v1", {{1, 0.02}, {8, 0.05}, {32, 0.14}, {128, 0.5}}}}};
     const std::string svg = render_svg(chart);
-    CHECK(svg.find("<title id=\"c-title\">Time &lt;ms&gt;</title>") != std::string::npos);
+    CHECK(svg.find("<title id=\"c-title\">Time &lt;ms&gt;: run-v1</title>") != std::string::npos);
     CHECK(svg.find("<desc id=\"c-desc\">desc &amp; more</desc>") != std::string::npos);
     CHECK(svg.find("aria-labelledby=\"c-title c-desc\"") != std::string::npos);
     CHECK(layerbench::test::count_of(svg, "<circle") == 4);
@@ -60,13 +60,39 @@ TEST_CASE("site::render_svg")
     }
     const std::string svg = render_svg(chart);
     std::set<std::string> colours;
-    for (size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) {
+    for (size_t at = svg.find("<polyline class=\"series\""); at != std::string::npos;
+         at = svg.find("<polyline class=\"series\"", at + 1)) {
       const size_t start = svg.find("stroke=\"", at) + 8;
       colours.insert(svg.substr(start, svg.find('"', start) - start));
     }
     CHECK(colours.size() == 8);
     chart.series.push_back({"run 8", {{1, 9.0}, {8, 9.5}}});
     CHECK_THROWS_AS(render_svg(chart), layerbench::Error);
+  }
+  SUBCASE("small multiples: one panel per series, named by it, with the others faint on the same axes")
+  {
+    LineChart chart{"c", "t", "d", "x", "y", {{"Xeon", {{1, 0.5}, {8, 4.0}}}, {"EPYC", {{1, 0.9}, {8, 6.5}}},
+                                             {"A100 reference", {{1, 0.02}, {8, 0.06}}, Stroke::dashed}}};
+    const std::string html = render_svg(chart);
+    CHECK(layerbench::test::count_of(html, "<svg class=\"chart\"") == 3);
+    CHECK(layerbench::test::count_of(html, "<polyline class=\"series\"") == 3);
+    CHECK(layerbench::test::count_of(html, "<polyline class=\"context\"") == 6);
+    CHECK(html.find("<title id=\"c-2-title\">t: EPYC</title>") != std::string::npos);
+    CHECK(html.find(">A100 reference</text>") != std::string::npos);
+    // Every panel has the same axes: the decades of all three series.
+    CHECK(layerbench::test::count_of(html, ">0.01</text>") == 3);
+    CHECK(layerbench::test::count_of(html, ">10</text>") == 3);
+  }
+  SUBCASE("every chart is drawn at its own size, narrow enough for a 390 px phone")
+  {
+    const auto width_of = [](const std::string& svg) {
+      const size_t start = svg.find("width=\"") + 7;
+      return std::stod(svg.substr(start, svg.find('"', start) - start));
+    };
+    LineChart line{"c", "t", "d", "x", "y", {{"run", {{1, 0.02}, {128, 0.5}}}}};
+    BarChart bars{"b", "Bars", "All layers", "ms", {{"TransformerEncoder", 506, "506 ms"}, {"Dropout", 0.228, "0.228 ms"}}};
+    CHECK(width_of(render_svg(line)) <= 358);
+    CHECK(width_of(render_svg(bars)) <= 358);
   }
   SUBCASE("a bar chart has one bar per value, longer for larger values")
   {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The datasets page's "reproduce this" lines: a reader pastes them into a shell.
+// The datasets page's "reproduce this" lines, which a reader pastes into a shell, and what the
+// methodology block says of the cells.
 #include "site/view_pages.hpp"
 
 #include "site/site_data.hpp"
-#include "test_dataset_fixture.hpp"
+#include "test_site_fixture.hpp"
 #include "util/text.hpp"
 
 #include <doctest/doctest.h>
@@ -76,5 +77,50 @@ TEST_CASE("site::reproduce_steps")
       data.environment->device.type = "cpu`touch injected`";
       CHECK(lines_of(entry_of(data))[2] == "build/layerbench run --device 'cpu`touch injected`' --out my-run.json");
     }
+  }
+}
+
+namespace {
+
+// The methodology block's "CPU memory policy" on the methodology page of a site holding only `data`.
+std::string memory_policy_row(const layerbench::dataset::Dataset& data)
+{
+  const Data view = test::page_view(data, "methodology.html");
+  for (const auto& row : view.get("settings")->get("methodology")->get("rows")->list_value()) {
+    if (row.get("label")->string_value() == "CPU memory policy") {
+      return row.get("value")->string_value();
+    }
+  }
+  FAIL("no CPU memory policy row");
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("site::methodology_page")
+{
+  auto data = test::measured({"Linear", "Dropout"}, {1, 8});
+  data.methodology->cpu_memory_policy = "steady-state";
+  data.methodology->cpu_memory_policy_text = "steady-state: freed memory is reused, so the timed loop takes no page faults";
+  for (auto& cell : data.results) {
+    cell.page_faults_per_iteration = 0.0;
+  }
+  SUBCASE("\"the timed loop takes no page faults\" stays while every cell recorded none")
+  {
+    CHECK(memory_policy_row(data) == "steady-state: freed memory is reused, so the timed loop takes no page faults");
+  }
+  SUBCASE("a cell with page faults takes the claim out and is named")
+  {
+    test::cell_of(data, "Linear", 8).page_faults_per_iteration = 1024.0;
+    CHECK(memory_policy_row(data)
+          == "steady-state: freed memory is reused; even so, 1 of 4 cells took page faults in the timed loop, up to 1,024 "
+             "per iteration (Linear at batch size 8)");
+  }
+  SUBCASE("cells that recorded no page faults at all cannot bear the claim out")
+  {
+    for (auto& cell : data.results) {
+      cell.page_faults_per_iteration.reset();
+    }
+    CHECK(memory_policy_row(data) == "steady-state: freed memory is reused");
   }
 }

@@ -4,7 +4,7 @@
 // are test inputs, not measurements.
 #include "site/view_model.hpp"
 
-#include "test_dataset_fixture.hpp"
+#include "test_site_fixture.hpp"
 
 #include <doctest/doctest.h>
 
@@ -19,32 +19,16 @@ namespace {
 
 constexpr int k_batch = 32;
 
-void set_layer(dataset::Dataset& d, const std::string& name, int64_t params, double flops, double bytes, double ms)
-{
-  for (auto& layer : d.layers) {
-    if (layer.name == name) {
-      layer.params = params;
-      layer.flops_per_sample = flops;
-      layer.bytes_fixed = 0;
-      layer.bytes_per_sample = bytes;
-    }
-  }
-  test::cell_of(d, name, k_batch).stats = test::quartiles(ms, ms * 0.99, ms * 1.01);
-}
-
 // Roofs: 100 GFLOP/s and 10 GB/s, so the ridge is at 10 FLOP/byte. At batch 32, MaxPool2d (1 FLOP/byte)
 // is memory-bound and reaches 80% of its 10 GFLOP/s roof; Conv2d and Conv1d (100 FLOP/byte) are
 // compute-bound, Conv1d with twice the FLOPs and twice the time, both at 80% of the compute roof.
 dataset::Dataset roofline_dataset()
 {
   dataset::Dataset d = test::measured({"Conv2d", "Conv1d", "MaxPool2d"}, {8, k_batch});
-  dataset::Peaks peaks;
-  peaks.compute.push_back({"fp32", "matrix product", 1, 1, 100e9, std::nullopt, std::nullopt, std::nullopt});
-  peaks.memory = dataset::PeakRate{"triad", "triad", 1, 1, 10e9, std::nullopt, std::nullopt, std::nullopt};
-  d.environment->peaks = peaks;
-  set_layer(d, "MaxPool2d", 0, 1e6, 1e6, 4.0);
-  set_layer(d, "Conv2d", 100, 1e8, 1e6, 40.0);
-  set_layer(d, "Conv1d", 100, 2e8, 2e6, 80.0);
+  test::set_peaks(d);
+  test::set_layer(d, "MaxPool2d", 0, 1e6, 1e6, 4.0);
+  test::set_layer(d, "Conv2d", 100, 1e8, 1e6, 40.0);
+  test::set_layer(d, "Conv1d", 100, 2e8, 2e6, 80.0);
   for (const char* name : {"Conv2d", "Conv1d"}) {
     test::cell_of(d, name, k_batch).operators = {{"aten::mkldnn_convolution", 1, 0.99, std::nullopt}};
   }
@@ -53,18 +37,7 @@ dataset::Dataset roofline_dataset()
 
 Data faq_view(const dataset::Dataset& d)
 {
-  site::SiteData data;
-  site::SiteDataset entry;
-  entry.slug = d.id + "-v1";
-  entry.data = d;
-  data.datasets.push_back(entry);
-  for (auto& page : site::build_pages(data)) {
-    if (page.path == "faq.html") {
-      return page.view;
-    }
-  }
-  FAIL("no faq.html");
-  return Data(false);
+  return test::page_view(d, "faq.html");
 }
 
 Data answer(const Data& faq, const std::string& name)
@@ -91,28 +64,28 @@ TEST_CASE("site::faq_page")
   {
     dataset::Dataset d = roofline_dataset();
     CHECK(flag(answer(faq_view(d), "parameter_free"), "layers"));
-    set_layer(d, "MaxPool2d", 0, 1e6, 1e6, 64.0); // 5% of its roof
+    test::set_layer(d, "MaxPool2d", 0, 1e6, 1e6, 64.0); // 5% of its roof
     CHECK(answer(faq_view(d), "parameter_free").is_false());
   }
   SUBCASE("time follows FLOPs among compute-bound cells only while no cell with more FLOPs was faster")
   {
     dataset::Dataset d = roofline_dataset();
     CHECK(flag(answer(faq_view(d), "tflops"), "follows_flops"));
-    set_layer(d, "Conv1d", 100, 2e8, 2e6, 30.0); // twice Conv2d's FLOPs, less time
+    test::set_layer(d, "Conv1d", 100, 2e8, 2e6, 30.0); // twice Conv2d's FLOPs, less time
     CHECK(!flag(answer(faq_view(d), "tflops"), "follows_flops"));
   }
   SUBCASE("a faster device is said to help each layer only while both are near their roofs")
   {
     dataset::Dataset d = roofline_dataset();
     CHECK(flag(answer(faq_view(d), "tflops"), "near_roofs"));
-    set_layer(d, "Conv2d", 100, 1e8, 1e6, 320.0); // 10% of the compute roof
+    test::set_layer(d, "Conv2d", 100, 1e8, 1e6, 320.0); // 10% of the compute roof
     CHECK(!flag(answer(faq_view(d), "tflops"), "near_roofs"));
   }
   SUBCASE("\"most cells are bound by memory\" only when more than half are")
   {
     dataset::Dataset d = roofline_dataset();
     CHECK(!flag(answer(faq_view(d), "tflops"), "most_memory_bound")); // 1 of 3
-    set_layer(d, "Conv1d", 100, 2e6, 2e6, 0.8); // now 1 FLOP/byte: 2 of 3 memory-bound
+    test::set_layer(d, "Conv1d", 100, 2e6, 2e6, 0.8); // now 1 FLOP/byte: 2 of 3 memory-bound
     const Data tflops = answer(faq_view(d), "tflops");
     CHECK(flag(tflops, "most_memory_bound"));
   }
@@ -124,12 +97,12 @@ TEST_CASE("site::faq_page")
     CHECK(!flag(same, "operators_differ"));
     CHECK(!flag(same, "slower_less_efficient")); // both at 80% of the compute roof
     test::cell_of(d, "Conv1d", k_batch).operators = {{"aten::_convolution_depthwise", 1, 0.95, std::nullopt}};
-    set_layer(d, "Conv1d", 100, 2e8, 2e6, 160.0); // 40% of the roof
+    test::set_layer(d, "Conv1d", 100, 2e8, 2e6, 160.0); // 40% of the roof
     const Data differ = answer(faq_view(d), "convolutions");
     CHECK(flag(differ, "operators_differ"));
     CHECK(!flag(differ, "same_operator"));
     CHECK(flag(differ, "slower_less_efficient"));
-    set_layer(d, "Conv1d", 100, 2e8, 2e6, 42.0); // about Conv2d's time: nothing to explain
+    test::set_layer(d, "Conv1d", 100, 2e8, 2e6, 42.0); // about Conv2d's time: nothing to explain
     CHECK(answer(faq_view(d), "convolutions").is_false());
   }
   SUBCASE("\"a larger batch processes more samples per second\" is said of every layer only when every layer does")

@@ -54,7 +54,7 @@ std::string describe(CpuMemoryPolicy policy)
     case CpuMemoryPolicy::steady_state:
       return "steady-state: host memory freed by one forward is reused by the next, as in a long-running PyTorch "
              "process (glibc malloc told not to map large blocks afresh nor to return freed memory to the system: "
-             "mallopt M_MMAP_MAX=0, M_TRIM_THRESHOLD=-1), so the timed loop takes no page faults";
+             "mallopt M_MMAP_MAX=0, M_TRIM_THRESHOLD=-1); each cell records the page faults its timed loop took";
     case CpuMemoryPolicy::fresh_pages:
       return "fresh-pages: every host block of 128 KiB or more that the heap's free space cannot hold is mapped "
              "afresh and unmapped when freed (mallopt M_MMAP_THRESHOLD=131072, fixed, set before the first cell), so "

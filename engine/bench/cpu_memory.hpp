@@ -12,7 +12,7 @@
 namespace layerbench::bench {
 
 enum class CpuMemoryPolicy {
-  steady_state, // freed memory is kept and reused: no page faults in the timed loop (the default)
+  steady_state, // freed memory is kept and reused, so that the timed loop need take no page faults (the default)
   fresh_pages,  // every large block is a fresh mapping: each forward pays page faults and zeroing
   system        // malloc as the environment configured it (what runs before schema 1.2.0 measured)
 };

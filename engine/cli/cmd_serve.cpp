@@ -149,6 +149,7 @@ int cmd_serve(const Arguments& arguments)
   render_options.data_dir = data_dir;
   render_options.templates_dir = templates_dir;
   render_options.out_dir = root;
+  render_options.served_path = "/"; // the preview serves the site at its root, so its 404 page works at any depth
   render_options.extra_datasets.assign(extra_datasets.begin(), extra_datasets.end());
   if (const auto reason = serve::broad_root(options.root, serve::home_folders()); reason && !values->count("allow-any-root")) {
     throw Error("serve: --root " + root + ": " + *reason + "; give the site's folder (or pass --allow-any-root if "

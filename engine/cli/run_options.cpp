@@ -295,7 +295,7 @@ po::options_description run_options()
     ("threads", po::value<int>()->default_value(0),
      ("intra-op threads for the CPU, 0 (torch's default) to " + std::to_string(most_threads()) + " (the logical cores)").c_str())
     ("cpu-memory", po::value<std::string>()->default_value("steady-state"),
-     "how host memory freed by a forward is treated: steady-state (reused, no page faults in the timed loop), "
+     "how host memory freed by a forward is treated: steady-state (freed memory reused), "
      "fresh-pages (mapped afresh, page faults every forward) or system (malloc as the environment set it)")
     (k_warmup.name, po::value<double>(),
      ("warm-up seconds after the first call, " + range_text(k_warmup) + " (default: CPU 0.05, CUDA 0.2)").c_str())

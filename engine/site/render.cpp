@@ -57,12 +57,12 @@ size_t copy_static(const fs::path& from, const fs::path& to, const fs::path& tem
 
 size_t write_site(const TemplateSet& templates,
                   const SiteData& site,
-                  const std::string& base_url,
+                  const RenderOptions& options,
                   const fs::path& templates_dir,
                   const fs::path& out)
 {
   size_t written = 0;
-  for (auto& page : build_pages(site, base_url)) {
+  for (auto& page : build_pages(site, options.base_url, options.served_path)) {
     if (!page.prose.empty()) {
       page.view.set("prose", templates.render_prose(page.prose, page.view));
     }
@@ -160,7 +160,7 @@ RenderReport render(const RenderOptions& options)
   try {
     fs::remove_all(fresh);
     fs::create_directories(fresh);
-    report.files_written = write_site(templates, site, options.base_url, options.templates_dir, fresh);
+    report.files_written = write_site(templates, site, options, options.templates_dir, fresh);
     swap_in(fresh, out);
   } catch (const fs::filesystem_error& error) {
     std::error_code ignored;

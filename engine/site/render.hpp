@@ -18,6 +18,9 @@ struct RenderOptions
   // Where the site will be served ("https://example.org/layerbench/"): page addresses go into the
   // citations and attributions. Empty: no address is written, never a made-up one.
   std::string base_url;
+  // The path a host serves the site at ("/", "/layerbench/"), for the 404 page, which it serves for a
+  // missing address at any depth: its links start there. Empty: base_url's path, else relative links.
+  std::string served_path;
 };
 
 struct RenderReport

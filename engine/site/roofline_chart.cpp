@@ -20,12 +20,14 @@ constexpr std::array<const char*, 14> k_palette = {"#1f5fa8", "#c2410c", "#15803
                                                    "#0e7490", "#4d7c0f", "#9d174d", "#1e3a8a", "#92400e", "#065f46",
                                                    "#6b21a8", "#374151"};
 
+// 352 px wide, a phone's width, so the chart never shrinks its text there nor scrolls sideways.
 struct Frame
 {
-  double left = 72;
+  double left = 60;
   double top = 24;
-  double width = 520;
-  double height = 320;
+  double width = 272;
+  double height = 260;
+  double right = 20;
 };
 
 std::string marker(size_t group, double x, double y, const std::string& color, const std::string& tooltip)
@@ -76,10 +78,12 @@ std::string render_svg(const RooflineChart& chart)
   const auto y_of = [&](double y) { return frame.top + (1.0 - ys.position(y)) * frame.height; };
   const auto groups = groups_of(chart.points);
   const double legend_top = frame.top + frame.height + 56;
-  const size_t legend_rows = chart.roofs.size() + (groups.size() + 1) / 2;
+  // A roof takes two legend rows (its name, then its figures); the layers take two columns.
+  const size_t legend_rows = 2 * chart.roofs.size() + (groups.size() + 1) / 2;
   const double height = legend_top + 20.0 * static_cast<double>(legend_rows) + 8;
+  const double total_width = frame.left + frame.width + frame.right;
 
-  std::string svg = open_svg(chart.id, frame.left + frame.width + 24, height, chart.title, chart.description);
+  std::string svg = open_svg(chart.id, total_width, height, chart.title, chart.description);
   for (int decade = ys.first; decade <= ys.last; ++decade) {
     const double y = y_of(std::pow(10.0, decade));
     svg += line(frame.left, y, frame.left + frame.width, y, "grid");
@@ -93,7 +97,7 @@ std::string render_svg(const RooflineChart& chart)
   svg += line(frame.left, frame.top + frame.height, frame.left + frame.width, frame.top + frame.height, "axis");
   svg += line(frame.left, frame.top, frame.left, frame.top + frame.height, "axis");
   svg += text_at(frame.left + frame.width / 2, frame.top + frame.height + 40, "middle",
-                 "arithmetic intensity, FLOP per byte moved (log scale)", " class=\"label\"");
+                 "FLOP per byte moved (log scale)", " class=\"label\"");
   svg += text_at(16, frame.top + frame.height / 2, "middle", "FLOP/s (log scale)",
                  " class=\"label\" transform=\"rotate(-90 16 " + px(frame.top + frame.height / 2) + ")\"");
 
@@ -111,14 +115,16 @@ std::string render_svg(const RooflineChart& chart)
     svg += "<line x1=\"" + px(frame.left) + "\" y1=\"" + px(legend_y - 4) + "\" x2=\"" + px(frame.left + 28) + "\" y2=\""
            + px(legend_y - 4) + "\" stroke=\"#111827\" stroke-width=\"2\"" + dash + "/>\n";
     svg += text_at(frame.left + 36, legend_y, "start", roof.name);
-    legend_y += 20;
+    svg += text_at(frame.left + 36, legend_y + 20, "start",
+                   util::format_rate(roof.compute_flop_per_s, "FLOP/s") + ", " + util::format_rate(roof.memory_bytes_per_s, "B/s"));
+    legend_y += 40;
   }
   for (const auto& point : chart.points) {
     const size_t group = static_cast<size_t>(std::find(groups.begin(), groups.end(), point.group) - groups.begin());
     svg += marker(group, x_of(point.intensity), y_of(point.flop_per_s), k_palette[group % k_palette.size()], point.text);
   }
   for (size_t i = 0; i < groups.size(); ++i) {
-    const double x = frame.left + (i % 2 == 0 ? 0 : frame.width / 2);
+    const double x = i % 2 == 0 ? 8 : total_width / 2;
     const double y = legend_y + 20.0 * static_cast<double>(i / 2);
     svg += marker(i, x + 6, y - 4, k_palette[i % k_palette.size()], "");
     svg += text_at(x + 18, y, "start", groups[i]);

@@ -15,7 +15,7 @@ namespace layerbench::site {
 
 struct Roof
 {
-  std::string name; // "measured fp32: 98 GFLOP/s, 21 GB/s"
+  std::string name; // "measured fp32"; the legend adds its figures on a line of their own
   double compute_flop_per_s = 0;
   double memory_bytes_per_s = 0;
   Stroke stroke = Stroke::solid; // datasheet roofs are dashed: not what a run of ours reached

@@ -26,6 +26,10 @@ std::optional<double> median_ms(const dataset::Dataset& data, const std::string&
 std::string cell_median_text(const dataset::Cell* cell);
 // "p25 0.0241 ms · p75 0.0250 ms · 31 samples", or why there is none.
 std::string cell_quartile_text(const dataset::Cell* cell);
+// Fewer than this many minor page faults per iteration count as none: a few stray faults of the
+// whole process (a logger, the profiler's own buffers) say nothing about the layer.
+inline constexpr double k_page_faults_shown = 0.5;
+
 std::string ms_text(std::optional<double> ms);
 // Why a cell missed its dataset's noise target: too few samples, or noise above the target.
 // "" when it met the target, is skipped, or the dataset records no verdict (older and transcribed data).

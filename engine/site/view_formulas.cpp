@@ -5,6 +5,7 @@
 #include "dataset/batch_sizes.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
+#include "site/view_roofline.hpp"
 #include "util/format.hpp"
 
 #include <algorithm>
@@ -15,7 +16,15 @@ namespace {
 
 using dataset::Dataset;
 
-// LayerBench's own remarks on each layer of the catalog, in words only: every figure beside them is
+// A claim a note may make about the data, said only where the featured dataset bears it out.
+enum class NoteClaim
+{
+  none,
+  memory_bound_at_smallest_batch, // "at batch size 1 reading memory sets its time"
+};
+
+// LayerBench's own remarks on each layer of the catalog, in words only, and true of the layer's
+// definition whatever a run measures: every figure and every claim about times beside them is
 // computed from the dataset. `compare_to` names the layer that a remark sets this one against.
 struct FormulaNote
 {
@@ -23,6 +32,7 @@ struct FormulaNote
   const char* text;
   const char* compare_to;   // nullptr for none
   const char* operator_name; // an operator whose presence in the recorded operators the note reports
+  NoteClaim claim = NoteClaim::none;
 };
 
 constexpr FormulaNote k_notes[] = {
@@ -31,12 +41,12 @@ constexpr FormulaNote k_notes[] = {
   {"Conv1d", "Runs the same aten::convolution operator as Conv2d, with one spatial dimension.", "Conv2d", nullptr},
   {"ConvTranspose2d", "The gradient of a convolution, run forward: its FLOPs count every input position (H_in × W_in), "
                       "not the output's.", "Conv2d", nullptr},
-  {"Linear", "One matrix product and a bias add. At small batches the time is typically bound by reading the weight "
-             "matrix rather than by the arithmetic.", nullptr, nullptr},
+  {"Linear", "One matrix product and a bias add. The whole weight matrix is read whatever the batch size, so the "
+             "fewer the samples, the fewer FLOPs per byte read.", nullptr, nullptr, NoteClaim::memory_bound_at_smallest_batch},
   {"LSTM", "Each time step needs the previous step's hidden state, so the steps of a sequence run one after another; "
            "the matrix products of one step are small.", nullptr, nullptr},
-  {"GRU", "Three gates where the LSTM has four. In this catalog the LSTM is bidirectional and the GRU is not, so the "
-          "two differ by more than the gate count.", "LSTM", nullptr},
+  {"GRU", "Three gates where the LSTM has four. In this catalog the LSTM is bidirectional and the GRU is not.", "LSTM",
+          nullptr},
   {"TransformerEncoder", "Self-attention and a feed-forward block, each with a residual add and a LayerNorm; the "
                          "attention scores grow with the square of the sequence length.", "MultiheadAttention", nullptr},
   {"MultiheadAttention", "Whether a fused attention kernel (flash or memory-efficient) runs depends on the device, the "
@@ -46,8 +56,8 @@ constexpr FormulaNote k_notes[] = {
                   "feature each, which are not parameters.", nullptr, nullptr},
   {"LayerNorm", "Computes a mean and a variance over each position's features at run time, where eval-mode "
                 "BatchNorm2d reads stored ones.", "BatchNorm2d", nullptr},
-  {"Embedding", "A row lookup: no arithmetic, so 0 FLOPs by convention; its time follows the memory it reads and "
-                "writes.", nullptr, nullptr},
+  {"Embedding", "A row lookup: no arithmetic, so 0 FLOPs by convention and no point on a FLOP/s roofline.", nullptr,
+                nullptr},
   {"MaxPool2d", "The positions of the maxima are needed only by a backward pass; whether the forward stores them "
                 "shows in its operators.", nullptr, "aten::max_pool2d_with_indices"},
   {"AvgPool2d", "Averages each window and keeps no positions.", "MaxPool2d", nullptr},
@@ -109,8 +119,40 @@ std::string computed_text(const Dataset& data, const dataset::Layer& layer, cons
   return text + ".";
 }
 
-Data formula_row(const Dataset& data, const dataset::Layer& layer)
+// " At batch size 1 it is bound by memory bandwidth (...) and reached 61% of that roof: reading memory
+// sets its time." Only while the cell at the smallest batch size is memory-bound and near its roof; above
+// the roof (faster than the run's measured bandwidth) its bytes came from a cache, and it says so instead.
+std::string memory_bound_text(const SiteData& site, const SiteDataset& entry, const dataset::Layer& layer)
 {
+  const auto batches = batch_sizes(entry.data);
+  const auto roofs = roofs_of(site, entry);
+  const dataset::Cell* cell = batches.empty() ? nullptr : dataset::find_cell(entry.data, layer.name, batches.front());
+  const auto roofline = cell && roofs ? roofline_of(site, entry, *cell) : std::nullopt;
+  if (!roofline || roofline->bound_by != dataset::Resource::memory || roofline->fraction < k_near_roof) {
+    return "";
+  }
+  const std::string bound = " At batch size " + std::to_string(batches.front()) + " it is bound by memory bandwidth (its intensity, "
+                            + intensity_text(roofline->intensity) + ", is below the ridge at "
+                            + intensity_text(dataset::ridge_intensity(*roofs)) + ") and reached " + fraction_text(roofline->fraction)
+                            + " of that roof";
+  return bound + (roofline->fraction > 1.0 ? ", faster than this run measured memory to deliver, so its bytes came from a cache."
+                                           : ": reading memory sets its time.");
+}
+
+std::string claim_text(const SiteData& site, const SiteDataset& entry, const dataset::Layer& layer, const FormulaNote* note)
+{
+  switch (note ? note->claim : NoteClaim::none) {
+  case NoteClaim::none:
+    return "";
+  case NoteClaim::memory_bound_at_smallest_batch:
+    return memory_bound_text(site, entry, layer);
+  }
+  return "";
+}
+
+Data formula_row(const SiteData& site, const SiteDataset& entry, const dataset::Layer& layer)
+{
+  const Dataset& data = entry.data;
   const FormulaNote* note = note_of(layer.name);
   Data row = object();
   row.set("name", layer.name);
@@ -121,7 +163,7 @@ Data formula_row(const Dataset& data, const dataset::Layer& layer)
   row.set("flops_formula", layer.flops_formula.empty() ? std::string(k_missing) : layer.flops_formula);
   row.set("flops", layer.flops_per_sample ? util::format_si(*layer.flops_per_sample) : k_missing);
   row.set("note", note ? std::string(note->text) : std::string(""));
-  row.set("computed", computed_text(data, layer, note));
+  row.set("computed", computed_text(data, layer, note) + claim_text(site, entry, layer, note));
   return row;
 }
 
@@ -132,7 +174,7 @@ PageSpec formulas_page(const SiteData& site, Data base)
   const SiteDataset& featured = site.datasets[site.featured];
   Data rows = list();
   for (const auto& layer : featured.data.layers) {
-    rows.push_back(formula_row(featured.data, layer));
+    rows.push_back(formula_row(site, featured, layer));
   }
   base.set("rows", rows);
   base.set("flop_convention", featured.data.methodology ? Data(featured.data.methodology->flop_convention) : Data(false));

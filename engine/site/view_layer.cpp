@@ -60,10 +60,11 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
   chart.id = throughput ? "chart-throughput" : "chart-time";
   chart.title = name + (throughput ? ": throughput against batch size" : ": forward time against batch size");
   chart.description = throughput
-    ? "Samples per second (batch size divided by the median time) at each batch size, one line per device (its newest dataset), log-log axes."
-    : "Median milliseconds per forward pass of one batch at each batch size, one line per device (its newest dataset), log-log axes.";
+    ? "Samples per second (batch size divided by the median time) at each batch size for one device (its newest dataset), log-log axes shared by every panel; the other devices are the faint lines."
+    : "Median milliseconds per forward pass of one batch at each batch size for one device (its newest dataset), log-log axes shared by every panel; the other devices are the faint lines.";
+  // Short enough for a phone-sized panel: the rotated label spans the plot's height only.
   chart.x_label = "batch size (log scale)";
-  chart.y_label = throughput ? "samples per second (log scale)" : "milliseconds per batch (log scale)";
+  chart.y_label = throughput ? "samples/s (log scale)" : "ms per batch (log scale)";
   for (size_t index : newest_per_device(site)) {
     const SiteDataset& entry = site.datasets[index];
     const bool reference = entry.data.kind == dataset::Kind::published_reference;
@@ -122,10 +123,6 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
 std::string percent_share(double fraction) { return trimmed_significant(fraction * 100.0, 3) + "%"; }
 
 std::string calls_text(int64_t calls) { return util::format_thousands(calls) + (calls == 1 ? " call" : " calls"); }
-
-// Fewer than this many minor page faults per iteration count as none: a few stray faults of the
-// whole process (a logger, the profiler's own buffers) say nothing about the layer.
-constexpr double k_page_faults_shown = 0.5;
 
 Data operator_items(const dataset::Cell& cell)
 {

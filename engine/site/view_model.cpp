@@ -30,11 +30,32 @@ constexpr NavItem k_nav[] = {{"index.html", "Benchmark"}, {"formulas.html", "For
                              {"methodology.html", "Methodology"}, {"datasets.html", "Datasets"},
                              {"compare.html", "Compare"}, {"roofline.html", "Roofline"}};
 
-Data page_base(const SiteData& site, const std::string& path, const std::string& title)
+// Links climb to the site's root relatively, so the site works from file:// and under any subpath.
+std::string relative_root(const std::string& path)
 {
-  // The 404 page is served for any missing path, so it links from the site root.
-  const bool nested = path.find('/') != std::string::npos;
-  const std::string root = path == "404.html" ? "/" : nested ? "../" : "";
+  return path.find('/') != std::string::npos ? "../" : "";
+}
+
+// The 404 page is served for a missing address at any depth, which no relative link can climb out of.
+// Without a served path or --base-url its links are those of the home page, relative to the site's root
+// folder: they work from file://, at its own address and for a missing page in the root folder, under any
+// subpath. Otherwise they start at that path, so they work at every depth on that host.
+std::string not_found_root(const std::string& base_url, const std::string& served_path)
+{
+  if (!served_path.empty()) {
+    return served_path.back() == '/' ? served_path : served_path + "/";
+  }
+  if (base_url.empty()) {
+    return "";
+  }
+  const size_t host = base_url.find("://") + 3;
+  const size_t path = base_url.find('/', host);
+  const std::string root = path == std::string::npos ? "/" : base_url.substr(path);
+  return root.back() == '/' ? root : root + "/";
+}
+
+Data page_base_at(const SiteData& site, const std::string& path, const std::string& title, const std::string& root)
+{
   Data view = object();
   view.set("root", root);
   view.set("page_title", title);
@@ -58,7 +79,6 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
     nav.push_back(entry);
   }
   view.set("nav", nav);
-  view.set("description", title + ": forward-pass times of PyTorch layers, every figure from a published, citable LayerBench dataset.");
   Data layers = list();
   for (const auto& name : layer_order(site)) {
     layers.push_back(link(root + layer_path(name), name));
@@ -66,6 +86,11 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
   view.set("layer_links", layers);
   view.set("featured", dataset_summary(site.datasets[site.featured], root));
   return view;
+}
+
+Data page_base(const SiteData& site, const std::string& path, const std::string& title)
+{
+  return page_base_at(site, path, title, relative_root(path));
 }
 
 // The datasets of the home page's results, one table each: the featured dataset first, then local
@@ -205,15 +230,72 @@ PageSpec home_page(const SiteData& site)
   return page;
 }
 
-PageSpec not_found_page(const SiteData& site)
+PageSpec not_found_page(const SiteData& site, const std::string& root)
 {
-  PageSpec page{"not_found", "404.html", page_base(site, "404.html", "Page not found"), ""};
+  PageSpec page{"not_found", "404.html", page_base_at(site, "404.html", "Page not found", root), ""};
   return page;
+}
+
+std::string batch_range_text(const dataset::Dataset& data)
+{
+  const auto batches = batch_sizes(data);
+  if (batches.size() == 1) {
+    return "batch size " + std::to_string(batches.front());
+  }
+  return "batch sizes " + std::to_string(batches.front()) + " to " + std::to_string(batches.back());
+}
+
+// What a search result says of a page: its subject and what it answers, in one sentence.
+std::string page_description(const SiteData& site, const PageSpec& page)
+{
+  const SiteDataset& featured = site.datasets[site.featured];
+  const std::string label = dataset_label(featured);
+  const std::string title = page.view.get("page_title")->string_value();
+  const std::string layers = util::format_count(static_cast<int64_t>(layer_order(site).size()), "PyTorch layer");
+  const std::string devices = util::format_count(static_cast<int64_t>(newest_per_device(site).size()), "device");
+  const std::string& kind = page.template_name;
+  if (kind == "home") {
+    return "Forward-pass time of " + layers + " at " + batch_range_text(featured.data) + " on " + label
+           + ", one table per device (" + devices + "), every figure from a published dataset.";
+  }
+  if (kind == "layer") {
+    return "nn." + title + ": forward-pass time against batch size on " + devices
+           + ", its parameter and FLOP formulas, and its figures in every dataset.";
+  }
+  if (kind == "formulas") {
+    return "The parameter and FLOP formulas of " + layers + ", with the counts for each configuration benchmarked.";
+  }
+  if (kind == "faq") {
+    return "Which PyTorch layer is fastest, how its time grows with the batch and why it need not follow TFLOP/s, answered from "
+           + label + ".";
+  }
+  if (kind == "methodology") {
+    return "How LayerBench times a forward pass (warm-up, samples, noise target), with the settings of " + label + ".";
+  }
+  if (kind == "datasets") {
+    return "Every published LayerBench dataset and version: downloads, SHA-256, licence, citation and how to reproduce it.";
+  }
+  if (kind == "settings") {
+    return title + ": the speedup of each performance setting over the baseline, layer by layer.";
+  }
+  if (kind == "compare_index") {
+    return "Every pair of LayerBench datasets compared cell by cell, and the reference's known inconsistencies.";
+  }
+  if (kind == "compare") {
+    return title + ": each cell's median in both datasets and their ratio.";
+  }
+  if (kind == "roofline_index") {
+    return "Measured and datasheet compute and memory peaks of each device, and a roofline chart per measured dataset.";
+  }
+  if (kind == "roofline") {
+    return title + ": every cell's achieved FLOP/s against its arithmetic intensity, under the run's measured roofs.";
+  }
+  return "There is no page at this address; the benchmark and every layer's page are a link away.";
 }
 
 } // namespace
 
-std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_url)
+std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_url, const std::string& served_path)
 {
   std::vector<PageSpec> pages;
   pages.push_back(home_page(site));
@@ -224,10 +306,24 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
   pages.push_back(faq_page(site, page_base(site, "faq.html", "Frequently asked questions")));
   pages.push_back(methodology_page(site, page_base(site, "methodology.html", "Methodology"), base_url));
   pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets"), base_url));
+  // The menu reaches one settings page; each lists them all, so every one is two taps from anywhere.
+  std::vector<const SiteDataset*> with_settings;
   for (const auto& entry : site.datasets) {
     if (has_settings_page(entry)) {
-      pages.push_back(settings_page(entry, page_base(site, settings_path(entry), "Settings: " + dataset_label(entry))));
+      with_settings.push_back(&entry);
     }
+  }
+  for (const SiteDataset* entry : with_settings) {
+    Data others = list();
+    for (const SiteDataset* other : with_settings) {
+      Data item = link("../" + settings_path(*other), dataset_label(*other));
+      item.set("current", Data(other == entry));
+      others.push_back(item);
+    }
+    Data base = page_base(site, settings_path(*entry), "Settings: " + dataset_label(*entry));
+    base.set("has_other_settings", Data(with_settings.size() > 1));
+    base.set("settings_pages", others);
+    pages.push_back(settings_page(*entry, std::move(base)));
   }
   pages.push_back(compare_index_page(site, page_base(site, "compare.html", "Compare datasets")));
   for (const auto& pair : compare_pairs(site)) {
@@ -241,7 +337,10 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
       pages.push_back(roofline_page(site, i, page_base(site, roofline_path(entry), "Roofline: " + dataset_label(entry))));
     }
   }
-  pages.push_back(not_found_page(site));
+  pages.push_back(not_found_page(site, not_found_root(base_url, served_path)));
+  for (auto& page : pages) {
+    page.view.set("description", page_description(site, page));
+  }
   return pages;
 }
 

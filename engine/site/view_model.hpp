@@ -24,7 +24,8 @@ struct PageSpec
   std::string prose;
 };
 
-// base_url: where the site is served, for the addresses in citations; empty for none.
-std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_url = "");
+// base_url: where the site is served, for the addresses in citations; empty for none. served_path:
+// the path a host serves it at, where the 404 page's links start; empty for base_url's path, if any.
+std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_url = "", const std::string& served_path = "");
 
 } // namespace layerbench::site

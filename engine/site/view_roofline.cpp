@@ -152,18 +152,13 @@ RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std
   chart.title = "Roofline of " + dataset_label(entry);
   chart.description = "Achieved FLOP/s of every timed cell against its arithmetic intensity (FLOP per byte of minimum "
                       "traffic), log-log, under the device's roofs: the memory bandwidth times the intensity, capped by "
-                      "the fp32 compute peak. A point far below its roof left the device idle; the table below gives "
-                      "every figure.";
+                      "the fp32 compute peak. The table below gives every figure.";
   if (const auto roofs = dataset::measured_roofs(entry.data, k_precision)) {
-    chart.roofs.push_back({"measured fp32: " + flop_rate_text(roofs->compute_flop_per_s) + ", "
-                             + bandwidth_text(roofs->memory_bytes_per_s),
-                           roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
+    chart.roofs.push_back({"measured fp32", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
   }
   if (const auto* device = datasheet_of(site, entry.data)) {
     if (const auto roofs = dataset::datasheet_roofs(*device, k_precision)) {
-      chart.roofs.push_back({"datasheet fp32 (" + device->name + "): " + flop_rate_text(roofs->compute_flop_per_s) + ", "
-                               + bandwidth_text(roofs->memory_bytes_per_s),
-                             roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::dashed});
+      chart.roofs.push_back({"datasheet fp32 (" + device->name + ")", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::dashed});
     }
   }
   for (const auto& item : placed) {
@@ -177,16 +172,25 @@ RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std
   return chart;
 }
 
-// The cells that reached the smallest share of their bound: where the device waited most.
+// The cells that reached the smallest share of their bound: {count, most, rows}, most being the largest
+// share among them (what "at most" says), or false when no cell has a roofline.
 Data furthest_below(const std::vector<Placed>& placed, size_t count)
 {
   std::vector<Placed> sorted = placed;
   std::stable_sort(sorted.begin(), sorted.end(), [](const Placed& a, const Placed& b) { return a.roofline.fraction < b.roofline.fraction; });
-  Data rows = list();
-  for (size_t i = 0; i < std::min(count, sorted.size()); ++i) {
-    rows.push_back(roofline_row(*sorted[i].cell, sorted[i].roofline));
+  sorted.resize(std::min(count, sorted.size()));
+  if (sorted.empty()) {
+    return Data(false);
   }
-  return rows;
+  Data rows = list();
+  for (const auto& item : sorted) {
+    rows.push_back(roofline_row(*item.cell, item.roofline));
+  }
+  Data view = object();
+  view.set("count", std::to_string(sorted.size()));
+  view.set("most", fraction_text(sorted.back().roofline.fraction));
+  view.set("rows", rows);
+  return view;
 }
 
 } // namespace

@@ -16,6 +16,10 @@ namespace layerbench::site {
 
 std::string roofline_path(const SiteDataset& entry); // "roofline/<slug>.html"
 
+// A cell "is set by" a resource, and a faster device "speeds it up", only when it reached at least
+// this share of that resource's roof: a cell far below its roof is held back by something else.
+inline constexpr double k_near_roof = 0.5;
+
 std::string flop_rate_text(double flop_per_s); // "1.23 TFLOP/s"
 std::string bandwidth_text(double bytes_per_s); // "21.3 GB/s"
 std::string intensity_text(double flop_per_byte); // "12.3 FLOP/byte"

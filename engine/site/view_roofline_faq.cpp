@@ -18,9 +18,6 @@ namespace {
 using dataset::CellRoofline;
 using dataset::Resource;
 
-// A cell "is set by" a resource, and a faster device "speeds it up", only when it reached at least
-// this share of that resource's roof: a cell far below its roof is held back by something else.
-constexpr double k_near_roof = 0.5;
 // Two times "differ" when one is at least this many times the other (well beyond a cell's noise).
 constexpr double k_clear_difference = 1.2;
 // One operator "took the time" of a forward when its own share is at least this.
