@@ -471,3 +471,31 @@ TEST_CASE("site::issue_words")
     CHECK(site::issue_words("new_field") == "new field");
   }
 }
+
+TEST_CASE("site::median_text")
+{
+  auto d = test::measured();
+  test::cell_of(d, "Linear", 8).stats = test::quartiles(12.34, 12.0, 12.6);
+  test::cell_of(d, "Dropout", 8).stats = test::quartiles(0.5678, 0.56, 0.58);
+  SUBCASE("one round: two significant figures, a ratio without a range, and the page says the spread is unknown")
+  {
+    CHECK(site::median_text(d, "Linear", 8) == "12");
+    CHECK(site::ratio_text(d, "Linear", 8, "Dropout", 8) == "22×");
+    CHECK(site::cell_spread_text(d, dataset::find_cell(d, "Linear", 8))
+          == "one round: the spread between processes was not measured");
+  }
+  SUBCASE("rounds: the figures the interval supports, and the ratio's range from both intervals")
+  {
+    test::cell_of(d, "Linear", 8).round_spread = dataset::RoundSpread{3, 12.2, 12.5, 12.25, 12.45};
+    test::cell_of(d, "Dropout", 8).round_spread = dataset::RoundSpread{3, 0.56, 0.575, 0.565, 0.571};
+    CHECK(site::median_text(d, "Linear", 8) == "12.3");
+    CHECK(site::ratio_text(d, "Linear", 8, "Dropout", 8) == "21.7× (21.5–22×)");
+    CHECK(site::cell_spread_text(d, dataset::find_cell(d, "Linear", 8))
+          == "95% interval 12.2–12.4 ms over 3 rounds (round medians 12.2 to 12.5 ms)");
+  }
+  SUBCASE("a thousand and up keeps its separators and drops unsupported digits")
+  {
+    test::cell_of(d, "Linear", 8).stats = test::quartiles(2214.0, 2200.0, 2230.0);
+    CHECK(site::median_text(d, "Linear", 8) == "2,200");
+  }
+}

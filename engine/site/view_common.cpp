@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "site/view_common.hpp"
 
+#include "dataset/precision.hpp"
+
 #include "dataset/batch_sizes.hpp"
 #include "site/view_model.hpp"
 #include "util/format.hpp"
@@ -70,7 +72,29 @@ std::string ms_text(std::optional<double> ms)
   return trimmed_significant(*ms, 3);
 }
 
-std::string cell_median_text(const dataset::Cell* cell)
+namespace {
+
+// A median at `figures` significant figures, trailing zeros trimmed; whole milliseconds with separators
+// from a thousand up, as ms_text.
+std::string figures_text(double ms, int figures)
+{
+  if (ms >= 1000) {
+    // 2,214 at two figures is 2,200: the separators stay, the digits the spread does not support go.
+    const double unit = std::pow(10.0, std::floor(std::log10(ms)) - figures + 1);
+    return util::format_thousands(static_cast<int64_t>(std::llround(std::round(ms / unit) * unit)));
+  }
+  return trimmed_significant(ms, figures);
+}
+
+const dataset::Cell* timed_reference_cell(const Dataset& data, const std::string& layer, int batch)
+{
+  const auto* cell = dataset::find_cell(data, layer, batch);
+  return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->median_ms > 0 ? cell : nullptr;
+}
+
+} // namespace
+
+std::string cell_median_text(const Dataset& data, const dataset::Cell* cell)
 {
   if (!cell) {
     return k_missing;
@@ -78,7 +102,49 @@ std::string cell_median_text(const dataset::Cell* cell)
   if (cell->status == dataset::CellStatus::skipped) {
     return "skipped";
   }
-  return ms_text(cell->stats ? std::optional<double>(cell->stats->median_ms) : std::nullopt);
+  if (!cell->stats) {
+    return k_missing;
+  }
+  return figures_text(cell->stats->median_ms, dataset::supported_figures(data, *cell));
+}
+
+std::string median_text(const Dataset& data, const std::string& layer, int batch)
+{
+  const auto* cell = timed_reference_cell(data, layer, batch);
+  return cell ? cell_median_text(data, cell) : std::string(k_missing);
+}
+
+std::string cell_spread_text(const Dataset& data, const dataset::Cell* cell)
+{
+  if (!cell || !cell->stats || data.kind != dataset::Kind::measured) {
+    return "";
+  }
+  if (!cell->round_spread) {
+    return "one round: the spread between processes was not measured";
+  }
+  const auto& spread = *cell->round_spread;
+  const int figures = dataset::supported_figures(data, *cell);
+  return "95% interval " + figures_text(spread.ci95_low_ms, figures) + "–" + figures_text(spread.ci95_high_ms, figures)
+         + " ms over " + util::format_count(spread.rounds, "round") + " (round medians "
+         + figures_text(spread.min_median_ms, figures) + " to " + figures_text(spread.max_median_ms, figures) + " ms)";
+}
+
+std::string ratio_text(const Dataset& data, const std::string& a_layer, int a_batch, const std::string& b_layer, int b_batch)
+{
+  const auto* a = timed_reference_cell(data, a_layer, a_batch);
+  const auto* b = timed_reference_cell(data, b_layer, b_batch);
+  if (!a || !b) {
+    return k_missing;
+  }
+  const int figures = std::min(dataset::supported_figures(data, *a), dataset::supported_figures(data, *b));
+  const double ratio = a->stats->median_ms / b->stats->median_ms;
+  const auto as_ratio = [figures](double value) { return figures_text(value, figures); };
+  std::string text = as_ratio(ratio) + "×";
+  if (a->round_spread && b->round_spread) {
+    text += " (" + as_ratio(a->round_spread->ci95_low_ms / b->round_spread->ci95_high_ms) + "–"
+            + as_ratio(a->round_spread->ci95_high_ms / b->round_spread->ci95_low_ms) + "×)";
+  }
+  return text;
 }
 
 std::string cell_quartile_text(const dataset::Cell* cell)
@@ -155,9 +221,11 @@ std::string noise_miss_reason(const Dataset& data, const dataset::Cell* cell)
 Data time_cell(const Dataset& data, const dataset::Cell* cell)
 {
   Data view = object();
-  view.set("text", cell_median_text(cell));
+  view.set("text", cell_median_text(data, cell));
   const std::string reason = noise_miss_reason(data, cell);
-  view.set("detail", cell_quartile_text(cell) + clock_text(cell) + (reason.empty() ? "" : "; " + reason));
+  const std::string spread = cell_spread_text(data, cell);
+  view.set("detail", cell_quartile_text(cell) + (spread.empty() ? "" : "; " + spread) + clock_text(cell)
+                       + (reason.empty() ? "" : "; " + reason));
   view.set("sort", cell && cell->stats ? util::format_significant(cell->stats->median_ms, 6) : std::string(""));
   if (reason.empty()) {
     view.set("missed", Data(false));
@@ -534,10 +602,10 @@ Data params_mislead(const Dataset& data, int batch, const std::string& slowest)
   Data view = object();
   view.set("many", many->name);
   view.set("many_params", util::format_thousands(*many->params));
-  view.set("many_ms", ms_text(median_ms(data, many->name, batch)));
+  view.set("many_ms", median_text(data, many->name, batch));
   view.set("slow", slow->name);
   view.set("slow_params", util::format_thousands(*slow->params));
-  view.set("slow_ms", ms_text(median_ms(data, slow->name, batch)));
+  view.set("slow_ms", median_text(data, slow->name, batch));
   return view;
 }
 
@@ -571,10 +639,10 @@ Data featured_facts(const Dataset& data)
   }
   Data extremes = object();
   extremes.set("fastest", fastest->first);
-  extremes.set("fastest_ms", ms_text(fastest->second));
+  extremes.set("fastest_ms", median_text(data, fastest->first, batch));
   extremes.set("slowest", slowest->first);
-  extremes.set("slowest_ms", ms_text(slowest->second));
-  extremes.set("ratio", ratio_text(slowest->second / fastest->second));
+  extremes.set("slowest_ms", median_text(data, slowest->first, batch));
+  extremes.set("ratio", ratio_text(data, slowest->first, batch, fastest->first, batch));
   extremes.set("batch", std::to_string(batch));
   facts.set("extremes", extremes);
   facts.set("params_mislead", params_mislead(data, batch, slowest->first));

@@ -22,8 +22,18 @@ std::string layer_path(const std::string& layer); // "layers/Conv2d.html"
 
 // The median of an ok cell; nullopt for a skipped or absent cell.
 std::optional<double> median_ms(const dataset::Dataset& data, const std::string& layer, int batch);
-// "0.0244" (milliseconds, three significant digits), "skipped" or "—".
-std::string cell_median_text(const dataset::Cell* cell);
+// "0.024" (milliseconds, at the significant figures the cell's spread supports: dataset/precision.hpp),
+// "skipped" or "—".
+std::string cell_median_text(const dataset::Dataset& data, const dataset::Cell* cell);
+// The median of (layer, batch) at the reference corner, formatted the same way; "—" when absent.
+std::string median_text(const dataset::Dataset& data, const std::string& layer, int batch);
+// Where the cell was measured in rounds: "95% interval 0.023–0.025 ms over 3 rounds (round medians
+// 0.023 to 0.026 ms)"; for one round, that its spread between processes was not measured.
+std::string cell_spread_text(const dataset::Dataset& data, const dataset::Cell* cell);
+// a / b for two cells of one dataset, at the figures both medians support, with the range their 95%
+// intervals allow where both were measured in rounds: "12× (11–13×)"; "—" when either is missing.
+std::string ratio_text(const dataset::Dataset& data, const std::string& a_layer, int a_batch, const std::string& b_layer,
+                       int b_batch);
 // "p25 0.0241 ms · p75 0.0250 ms · 31 samples", or why there is none.
 std::string cell_quartile_text(const dataset::Cell* cell);
 // Fewer than this many minor page faults per iteration count as none: a few stray faults of the

@@ -45,9 +45,9 @@ Data fastest_answer(const Dataset& data, int batch)
   Data answer = object();
   answer.set("batch", std::to_string(batch));
   answer.set("first", timed[0].layer);
-  answer.set("first_ms", ms_text(timed[0].ms));
+  answer.set("first_ms", median_text(data, timed[0].layer, batch));
   answer.set("second", timed[1].layer);
-  answer.set("second_ms", ms_text(timed[1].ms));
+  answer.set("second_ms", median_text(data, timed[1].layer, batch));
   const auto parameterised = std::find_if(timed.begin(), timed.end(), [&data](const Timed& entry) {
     const dataset::Layer* layer = dataset::find_layer(data, entry.layer);
     return layer->params && *layer->params > 0;
@@ -56,11 +56,11 @@ Data fastest_answer(const Dataset& data, int batch)
   if (parameterised != timed.end()) {
     with_params = object();
     with_params.set("layer", parameterised->layer);
-    with_params.set("ms", ms_text(parameterised->ms));
+    with_params.set("ms", median_text(data, parameterised->layer, batch));
   }
   answer.set("parameterised", with_params);
   answer.set("slowest", timed.back().layer);
-  answer.set("slowest_ms", ms_text(timed.back().ms));
+  answer.set("slowest_ms", median_text(data, timed.back().layer, batch));
   return answer;
 }
 
@@ -83,15 +83,15 @@ Data transformer_answer(const SiteData& site, int batch)
   }
   Data answer = object();
   answer.set("batch", std::to_string(batch));
-  answer.set("transformer_ms", ms_text(median_ms(data, "TransformerEncoder", batch)));
-  answer.set("dropout_ms", ms_text(median_ms(data, "Dropout", batch)));
-  answer.set("ratio", ratio_text(*ratio));
+  answer.set("transformer_ms", median_text(data, "TransformerEncoder", batch));
+  answer.set("dropout_ms", median_text(data, "Dropout", batch));
+  answer.set("ratio", ratio_text(data, "TransformerEncoder", batch, "Dropout", batch));
   // The other devices, each by its newest dataset: older versions of one run are not other answers.
   Data others = list();
   for (size_t i : newest_per_device(site)) {
     const auto other = pair_ratio(site.datasets[i].data, "TransformerEncoder", "Dropout", batch);
     if (i != site.featured && device_text(site.datasets[i].data) != device_text(data) && other) {
-      others.push_back(labelled(dataset_label(site.datasets[i]), ratio_text(*other)));
+      others.push_back(labelled(dataset_label(site.datasets[i]), ratio_text(site.datasets[i].data, "TransformerEncoder", batch, "Dropout", batch)));
     }
   }
   answer.set("others", others);
@@ -133,7 +133,7 @@ Data growth_of(const Dataset& data, const std::string& layer, const std::vector<
   std::vector<std::pair<int, double>> per_sample;
   for (int batch : batches) {
     if (const auto ms = median_ms(data, layer, batch)) {
-      times.push_back(labelled(std::to_string(batch), ms_text(*ms)));
+      times.push_back(labelled(std::to_string(batch), median_text(data, layer, batch)));
       per_sample.emplace_back(batch, *ms / batch);
     }
   }

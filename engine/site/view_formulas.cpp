@@ -96,7 +96,7 @@ std::string computed_text(const Dataset& data, const dataset::Layer& layer, cons
   if (!ms) {
     return "";
   }
-  std::string text = "At batch size " + std::to_string(batch) + ": " + ms_text(*ms) + " ms";
+  std::string text = "At batch size " + std::to_string(batch) + ": " + median_text(data, layer.name, batch) + " ms";
   if (layer.flops_per_sample && *layer.flops_per_sample > 0) {
     text += ", " + util::format_rate(*layer.flops_per_sample * batch / (*ms / 1000.0), "FLOP/s");
   }

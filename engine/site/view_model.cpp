@@ -171,7 +171,7 @@ std::string reference_batch_bar_chart(const Dataset& data, const std::string& id
   for (const auto& layer : data.layers) {
     const auto ms = median_ms(data, layer.name, batch);
     if (ms && *ms > 0) {
-      chart.bars.push_back({layer.name, *ms, ms_text(*ms) + " ms"});
+      chart.bars.push_back({layer.name, *ms, median_text(data, layer.name, batch) + " ms"});
     }
   }
   return render_svg(chart);

@@ -28,6 +28,7 @@ struct Point
   const dataset::Layer* layer;
   const dataset::Cell* cell;
   CellRoofline roofline;
+  const dataset::Dataset* data; // the cell's dataset, for the precision its figures carry
 };
 
 // The cells at one batch size that have a roofline, in the dataset's layer order.
@@ -40,7 +41,7 @@ std::vector<Point> points_at(const SiteData& site, const SiteDataset& entry, int
       continue;
     }
     if (const auto roofline = roofline_of(site, entry, *cell)) {
-      points.push_back({&layer, cell, *roofline});
+      points.push_back({&layer, cell, *roofline, &entry.data});
     }
   }
   return points;
@@ -52,7 +53,7 @@ Data point_view(const Point& point)
   view.set("layer", point.layer->name);
   view.set("href", layer_path(point.layer->name));
   view.set("flop", util::format_si(point.roofline.flop));
-  view.set("ms", ms_text(point.cell->stats->median_ms));
+  view.set("ms", median_text(*point.data, point.layer->name, point.cell->batch_size));
   view.set("intensity", intensity_text(point.roofline.intensity));
   view.set("bound", flop_rate_text(point.roofline.bound_flop_per_s));
   view.set("bound_by", dataset::to_string(point.roofline.bound_by));
@@ -157,7 +158,7 @@ Data tflops_answer(const std::vector<Point>& points, const dataset::Roofs& roofs
   answer.set("low", point_view(*memory));
   answer.set("high", point_view(*compute));
   answer.set("flop_ratio", ratio_text(compute->roofline.flop / memory->roofline.flop));
-  answer.set("time_ratio", ratio_text(compute->cell->stats->median_ms / memory->cell->stats->median_ms));
+  answer.set("time_ratio", ratio_text(*compute->data, compute->layer->name, compute->cell->batch_size, memory->layer->name, memory->cell->batch_size));
   answer.set("most_memory_bound", Data(2 * static_cast<size_t>(memory_bound) > points.size()));
   answer.set("follows_flops", time_follows_flops(points));
   // Which roof a faster device would lift holds only for cells that are near their roof.
@@ -204,7 +205,7 @@ Data convolutions_answer(const std::vector<Point>& points)
   answer.set("faster", faster);
   answer.set("slower", slower);
   answer.set("flop_ratio", ratio_text(second->roofline.flop / first->roofline.flop));
-  answer.set("time_ratio", ratio_text(second->cell->stats->median_ms / first->cell->stats->median_ms));
+  answer.set("time_ratio", ratio_text(*second->data, second->layer->name, second->cell->batch_size, first->layer->name, first->cell->batch_size));
   const bool profiled = !first->cell->operators.empty() && !second->cell->operators.empty();
   // "The difference lies in how one operator runs each shape" needs that operator to take nearly all of both.
   const auto dominant = [](const dataset::Cell& cell) {

@@ -41,7 +41,7 @@ std::string verdict_class(double speedup, const Cell& base, const Cell& cell)
 }
 
 // {text, css, detail}: base time over this cell's time.
-Data speedup_cell(const Cell* base, const Cell* cell)
+Data speedup_cell(const dataset::Dataset& data, const Cell* base, const Cell* cell)
 {
   Data view = object();
   view.set("css", "");
@@ -57,14 +57,14 @@ Data speedup_cell(const Cell* base, const Cell* cell)
     return view;
   }
   if (!timed(cell) || !timed(base)) {
-    view.set("text", timed(cell) ? ms_text(cell->stats->median_ms) + " ms" : std::string(k_missing));
+    view.set("text", timed(cell) ? cell_median_text(data, cell) + " ms" : std::string(k_missing));
     view.set("detail", "no baseline to compare with");
     return view;
   }
   const double speedup = base->stats->median_ms / cell->stats->median_ms;
   view.set("text", ratio_text(speedup));
   view.set("css", verdict_class(speedup, *base, *cell));
-  view.set("detail", ms_text(cell->stats->median_ms) + " ms against " + ms_text(base->stats->median_ms) + " ms");
+  view.set("detail", cell_median_text(data, cell) + " ms against " + cell_median_text(data, base) + " ms");
   return view;
 }
 
@@ -134,12 +134,12 @@ Data settings_table(const Dataset& data, int batch, bool train)
     const Cell* base = dataset::find_cell(data, layer.name, batch, baseline);
     Data cells = list();
     for (const auto& corner : corners) {
-      cells.push_back(speedup_cell(timed(base), dataset::find_cell(data, layer.name, batch, corner)));
+      cells.push_back(speedup_cell(data, timed(base), dataset::find_cell(data, layer.name, batch, corner)));
     }
     Data row = object();
     row.set("layer", layer.name);
     row.set("href", "../" + layer_path(layer.name));
-    row.set("baseline", timed(base) ? ms_text(base->stats->median_ms) + " ms" : cell_median_text(base));
+    row.set("baseline", timed(base) ? cell_median_text(data, base) + " ms" : cell_median_text(data, base));
     row.set("cells", cells);
     row.set("cost", train ? train_cost(data, layer.name, batch) : Data(false));
     rows.push_back(row);
