@@ -110,6 +110,16 @@ TEST_CASE("dataset::combine_stats")
     CHECK(combined.samples_ms.empty());
     CHECK(*combined.noise == doctest::Approx(*b.noise)); // the noise within a round
   }
+  SUBCASE("the quartiles bracket the median of round medians, where the pooled samples' would not")
+  {
+    // Pooled, these 27 samples have their 25th percentile above 1.0's round; the median of the rounds'
+    // quartiles keeps p25 <= median <= p75.
+    const auto low = sampled(0.5, 0.01);
+    const auto combined = dataset::combine_stats({&low, &b, &c});
+    CHECK(combined.median_ms == doctest::Approx(1.2));
+    CHECK(*combined.p25_ms <= combined.median_ms);
+    CHECK(combined.median_ms <= *combined.p75_ms);
+  }
   SUBCASE("without samples, the quartiles are the median of the rounds' quartiles")
   {
     auto x = test::quartiles(1.0, 0.9, 1.1);

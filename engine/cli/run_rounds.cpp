@@ -8,6 +8,7 @@
 #include "cli/run_output.hpp"
 #include "dataset/io.hpp"
 #include "dataset/rounds.hpp"
+#include "dataset/validate.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/format.hpp"
@@ -345,6 +346,12 @@ int run_rounds(const po::variables_map& values)
   }
   auto combined = dataset::combine_rounds(rounds, seed);
   combined.provenance.command_line = invocation;
+  // Checked before it is written: a combination that does not validate keeps the rounds' files.
+  const auto problems = dataset::check(combined);
+  if (!problems.empty()) {
+    throw Error(out.string() + ": the combined rounds do not validate (" + problems.front().pointer + ": "
+                + problems.front().message + "); the rounds are kept in " + folder.string());
+  }
   dataset::save(out, combined, util::Overwrite::no);
   remove_folder(folder);
 

@@ -230,16 +230,16 @@ Stats combine_stats(const std::vector<const Stats*>& rounds)
     samples += round->samples.value_or(0);
     all_sampled = all_sampled && !round->samples_ms.empty();
   }
+  // The quartiles are the median of the rounds' quartiles: each round's p25 <= its median <= its p75,
+  // and the median keeps that order, so the median of round medians lies between them (the pooled
+  // samples' quartiles need not bracket it).
+  stats.p25_ms = median_of_optional(rounds, [](const Stats& s) { return s.p25_ms; });
+  stats.p75_ms = median_of_optional(rounds, [](const Stats& s) { return s.p75_ms; });
   if (all_sampled) {
     const auto pooled_summary = util::summarize(pooled);
-    stats.p25_ms = pooled_summary.p25;
-    stats.p75_ms = pooled_summary.p75;
     stats.min_ms = pooled_summary.min;
     stats.mean_ms = pooled_summary.mean;
     stats.stddev_ms = pooled_summary.stddev;
-  } else {
-    stats.p25_ms = median_of_optional(rounds, [](const Stats& s) { return s.p25_ms; });
-    stats.p75_ms = median_of_optional(rounds, [](const Stats& s) { return s.p75_ms; });
   }
   stats.samples = samples > 0 ? std::optional<int>(samples) : std::nullopt;
   stats.iterations_per_sample = rounds.front()->iterations_per_sample;

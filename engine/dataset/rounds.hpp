@@ -40,9 +40,10 @@ struct Interval
 };
 Interval bootstrap_interval(const std::vector<const Stats*>& rounds, uint32_t seed, int resamples);
 
-// The round statistics combined: the median of round medians; quartiles, minimum, mean and standard
-// deviation of the pooled samples (of the rounds' own quartiles where samples are missing); the noise
-// is the median of the rounds' (the noise within a round); the target met when every round met it.
+// The round statistics combined: the median of round medians; the median of the rounds' quartiles
+// (which brackets it); minimum, mean and standard deviation of the pooled samples where every round
+// kept its samples; the noise is the median of the rounds' (the noise within a round); the target met
+// when every round met it.
 Stats combine_stats(const std::vector<const Stats*>& rounds);
 
 // One round as the run left it: its record (status, times, seeds) and, when it finished, its dataset.
