@@ -9,13 +9,14 @@ Give it two runs of the same binary on the same machine, measured one after the 
     build/layerbench run --rounds 3 --out runs/b.json
     python3 bench/validity/diff_rates.py build/layerbench runs/a.json runs/b.json [--out report.json]
 
-It reports, at the given thresholds (default: diff's own, 5%, and 10%):
+It reports, at the given thresholds (default: 5% and diff's own, 10%):
   - the false-positive rate: the share of cells timed in both that `diff A B` calls faster or slower;
     also for single rounds (round k of A against round k of B, built from the rounds each dataset keeps),
     which is what a one-process run would have called;
   - the sensitivity: B copied with a planted slowdown of 10%, 25% and 50% on a random fifth of its
     cells (every time of the cell scaled, rounds and interval included), `diff A B'`, the share of planted
-    cells called slower; 20 draws per size, seeded.
+    cells called slower (and the same among the cells that A and B did not already differ on, where the
+    call is the planted change alone); 20 draws per size, seeded.
 """
 import argparse
 import copy
@@ -58,7 +59,7 @@ def plant(dataset, keys, factor):
     """A copy of `dataset` with every time of the cells in `keys` scaled by `factor`."""
     planted = copy.deepcopy(dataset)
     for cell in planted["results"]:
-        if (cell["layer"], cell["batch_size"], json.dumps(cell.get("axes", {}), sort_keys=True)) not in keys:
+        if key_of(cell) not in keys:
             continue
         scale_stats(cell["stats"], factor)
         for round_cell in cell.get("rounds", []):
@@ -94,8 +95,14 @@ def write(folder, name, dataset):
     return path
 
 
+# The reference corner: a dataset writes no axes for it, diff's JSON writes every axis.
+REFERENCE_AXES = {"precision": "fp32", "memory_format": "contiguous", "cudnn_benchmark": "off",
+                  "mode": "inference_mode", "compiled": "eager"}
+
+
 def key_of(cell):
-    return (cell["layer"], cell["batch_size"], json.dumps(cell.get("axes", {}), sort_keys=True))
+    axes = {k: v for k, v in cell.get("axes", {}).items() if REFERENCE_AXES.get(k) != v}
+    return (cell["layer"], cell["batch_size"], json.dumps(axes, sort_keys=True))
 
 
 def main():
@@ -128,9 +135,10 @@ def main():
                 entry["single_round"].append({"round": index, "compared": len(single),
                                               "false_positives": len(called(single)),
                                               "false_positive_rate": len(called(single)) / max(len(single), 1)})
+            already = {key_of(c) for c in called(cells)}
             generator = random.Random(args.seed)
             for size in SIZES:
-                detected = planted_total = 0
+                detected = planted_total = fresh_total = fresh_detected = 0
                 for _ in range(DRAWS):
                     keys = set(generator.sample(timed, max(1, len(timed) // 5)))
                     planted_path = write(folder, "planted.json", plant(b, keys, 1 + size))
@@ -138,8 +146,15 @@ def main():
                     planted_cells = [c for c in result if key_of(c) in keys]
                     planted_total += len(planted_cells)
                     detected += sum(1 for c in planted_cells if c["change"] == "slower")
+                    # The cells A and B did not already differ on: there the call is the planted change alone.
+                    fresh = [c for c in planted_cells if key_of(c) not in already]
+                    fresh_total += len(fresh)
+                    fresh_detected += sum(1 for c in fresh if c["change"] == "slower")
                 entry["sensitivity"].append({"slowdown": size, "planted": planted_total, "detected": detected,
-                                             "rate": detected / max(planted_total, 1)})
+                                             "rate": detected / max(planted_total, 1),
+                                             "planted_where_unchanged": fresh_total,
+                                             "detected_where_unchanged": fresh_detected,
+                                             "rate_where_unchanged": fresh_detected / max(fresh_total, 1)})
             report["thresholds"].append(entry)
     lines = [f"A: {args.a}\nB: {args.b}\n{report['cells']} timed cells, {rounds} rounds each\n"]
     for entry in report["thresholds"]:
@@ -150,7 +165,9 @@ def main():
                          f"{single['compared']} ({single['false_positive_rate']:.1%})")
         for s in entry["sensitivity"]:
             lines.append(f"  planted +{s['slowdown']:.0%} on a fifth of the cells, {DRAWS} draws: detected "
-                         f"{s['detected']} of {s['planted']} ({s['rate']:.1%})")
+                         f"{s['detected']} of {s['planted']} ({s['rate']:.1%}); of those A and B did not already "
+                         f"differ on, {s['detected_where_unchanged']} of {s['planted_where_unchanged']} "
+                         f"({s['rate_where_unchanged']:.1%})")
     print("\n".join(lines))
     if args.out:
         with open(args.out, "w") as f:

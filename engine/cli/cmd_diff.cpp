@@ -38,8 +38,8 @@ int cmd_diff(const Arguments& arguments)
 {
   po::options_description options("diff options");
   options.add_options()("format", po::value<std::string>()->default_value("text"), "text, markdown or json")(
-    "threshold", po::value<double>()->default_value(dataset::k_diff_threshold, "0.05"),
-    "the smallest relative change called, 0 to 10 (0.05: 5%); smaller changes are 'unchanged' whatever the intervals");
+    "threshold", po::value<double>()->default_value(dataset::k_diff_threshold, "0.1"),
+    "the smallest relative change called, 0 to 10 (0.1: 10%); smaller changes are 'unchanged' whatever the intervals");
   po::options_description hidden;
   hidden.add_options()("a", po::value<std::string>()->required(), "the baseline dataset A")("b", po::value<std::string>()->required(), "the candidate dataset B");
   po::positional_options_description positional;

@@ -70,8 +70,10 @@ struct DiffResult
   double threshold = 0; // the smallest relative change called
 };
 
-// The smallest relative change diff calls (5%), whatever the intervals say.
-inline constexpr double k_diff_threshold = 0.05;
+// The smallest relative change diff calls (10%), whatever the intervals say: at 5% two 3-round runs
+// of one binary on this project's 2-vCPU machine differed on 0 to 20% of the cells, at 10% on 0 to 7%
+// (bench/validity/diff_rates.py, docs/validity.md section 7).
+inline constexpr double k_diff_threshold = 0.10;
 
 DiffResult diff(const Dataset& a, const Dataset& b, double threshold = k_diff_threshold);
 
