@@ -400,15 +400,23 @@ TEST_CASE("site::ms_text")
 
 TEST_CASE("site::time_cell")
 {
-  SUBCASE("the detail shows the first call and the host clock")
+  SUBCASE("the detail shows the first call and, on a GPU, the host clock")
   {
     dataset::Dataset d = judged({"Linear"}, {1});
+    d.environment->device.type = "cuda";
     auto& cell = test::cell_of(d, "Linear", 1);
     cell.first_call_ms = 3246.0;
     cell.host_wall_median_ms = 1.2;
     const std::string detail = text(site::time_cell(d, &cell), "detail");
     CHECK(detail.find("first call 3,246 ms") != std::string::npos);
     CHECK(detail.find("host clock 1.2 ms per batch against the device's 1 ms") != std::string::npos);
+  }
+  SUBCASE("on the CPU the host clock is the timer itself: not repeated")
+  {
+    dataset::Dataset d = judged({"Linear"}, {1});
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.host_wall_median_ms = 1.2;
+    CHECK(text(site::time_cell(d, &cell), "detail").find("host clock") == std::string::npos);
   }
 }
 

@@ -267,8 +267,8 @@ std::string rounds_method(int count, RoundSource source)
            "highest round median and a 95% interval of the median from a hierarchical bootstrap ("
          + std::to_string(k_bootstrap_resamples)
          + " resamples: rounds drawn with replacement, then samples within each drawn round). Throughput and "
-           "achieved FLOP/s follow the combined median; first-call time, peak memory, operator profiles, CUDA "
-           "variants and the device peaks are the first round's.";
+           "achieved FLOP/s follow the combined median; first-call time, the host clock, peak memory, operator "
+           "profiles, CUDA variants and the device peaks are the first round's.";
 }
 
 Dataset combine_rounds(const std::vector<RoundResult>& rounds, uint32_t seed, RoundSource source)

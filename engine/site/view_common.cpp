@@ -181,8 +181,10 @@ bool missed_target(const dataset::Cell* cell)
 }
 
 // The first call (allocation, lazy initialisation, algorithm choice) and, on a GPU, the host's clock
-// around the same blocks: recorded beside the median, shown with it.
-std::string clock_text(const dataset::Cell* cell)
+// around the same blocks: recorded beside the median, shown with it. On the CPU the host's clock is
+// the timer itself, so it says nothing the median does not (and a run in rounds keeps the first
+// round's, beside the median of all rounds).
+std::string clock_text(const Dataset& data, const dataset::Cell* cell)
 {
   if (!cell || cell->status != dataset::CellStatus::ok) {
     return "";
@@ -191,7 +193,8 @@ std::string clock_text(const dataset::Cell* cell)
   if (cell->first_call_ms) {
     text += "; first call " + ms_text(*cell->first_call_ms) + " ms";
   }
-  if (cell->host_wall_median_ms) {
+  const bool gpu = data.environment && data.environment->device.type == "cuda";
+  if (gpu && cell->host_wall_median_ms) {
     text += "; host clock " + ms_text(*cell->host_wall_median_ms) + " ms per batch against the device's "
             + ms_text(cell->stats ? std::optional<double>(cell->stats->median_ms) : std::nullopt) + " ms";
   }
@@ -224,7 +227,7 @@ Data time_cell(const Dataset& data, const dataset::Cell* cell)
   view.set("text", cell_median_text(data, cell));
   const std::string reason = noise_miss_reason(data, cell);
   const std::string spread = cell_spread_text(data, cell);
-  view.set("detail", cell_quartile_text(cell) + (spread.empty() ? "" : "; " + spread) + clock_text(cell)
+  view.set("detail", cell_quartile_text(cell) + (spread.empty() ? "" : "; " + spread) + clock_text(data, cell)
                        + (reason.empty() ? "" : "; " + reason));
   view.set("sort", cell && cell->stats ? util::format_significant(cell->stats->median_ms, 6) : std::string(""));
   if (reason.empty()) {
