@@ -22,15 +22,33 @@ struct RatioSummary
   double log_sum = 0;
 };
 
+const dataset::CellChange* find_change(const dataset::DiffResult& result, const std::string& layer, int batch)
+{
+  for (const auto& cell : result.cells) {
+    if (cell.layer == layer && cell.batch_size == batch && cell.axes.is_reference()) {
+      return &cell;
+    }
+  }
+  return nullptr;
+}
+
 // diff's verdict for one cell: the page counts a change only where diff does, beyond both runs' noise.
 std::string change_text(const dataset::DiffResult& result, const std::string& layer, int batch)
 {
-  for (const auto& cell : result.cells) {
-    if (cell.layer == layer && cell.batch_size == batch) {
-      return cell.change == dataset::Change::missing ? std::string("") : dataset::to_string(cell.change);
-    }
+  const auto* cell = find_change(result, layer, batch);
+  return !cell || cell->change == dataset::Change::missing ? std::string("") : dataset::to_string(cell->change);
+}
+
+// The ratio at the figures both medians support, with the range their intervals allow where both
+// were measured in rounds (what diff prints).
+std::string change_ratio_text(const dataset::CellChange& cell)
+{
+  const auto text = [&cell](double value) { return trimmed_significant(value, cell.figures); };
+  std::string ratio = text(*cell.ratio) + "×";
+  if (cell.rounds && cell.ratio_low && cell.ratio_high) {
+    ratio += " (" + text(*cell.ratio_low) + "–" + text(*cell.ratio_high) + "×)";
   }
-  return "";
+  return ratio;
 }
 
 Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::string>& layers,
@@ -51,8 +69,9 @@ Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::str
       cell.set("other", time_cell(b, dataset::find_cell(b, layer, batch)));
       cell.set("change", change_text(changes, layer, batch));
       std::string ratio = k_missing;
-      if (x && y && *x > 0 && *y > 0) {
-        ratio = ratio_text(*y / *x);
+      const auto* change = find_change(changes, layer, batch);
+      if (x && y && *x > 0 && *y > 0 && change && change->ratio) {
+        ratio = change_ratio_text(*change);
         summary.compared += 1;
         summary.log_sum += std::log(*y / *x);
       }
