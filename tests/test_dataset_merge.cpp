@@ -233,17 +233,20 @@ TEST_CASE("dataset::merge")
     CHECK(merge_error({first, short_plan})
           == "merge: no shard's plan holds cell Dropout at batch size 8; only shards of one plan can be merged");
   }
-  SUBCASE("load averages may differ; the merge keeps the highest")
+  SUBCASE("load averages and the other processes' load may differ; the merge keeps the highest")
   {
     auto first = shard(1, 2);
     first.dataset.environment->load_average_start = 0.5;
     first.dataset.environment->load_average_end = 3.0;
+    first.dataset.environment->other_cores_busy = 0.9;
     auto second = shard(2, 2);
     second.dataset.environment->load_average_start = 1.5;
     second.dataset.environment->load_average_end = 1.0;
+    second.dataset.environment->other_cores_busy = 0.1;
     const auto merged = dataset::merge({first, second}, "layerbench merge");
     CHECK(merged.environment->load_average_start == 1.5);
     CHECK(merged.environment->load_average_end == 3.0);
+    CHECK(merged.environment->other_cores_busy == 0.9);
   }
   SUBCASE("not a measured run")
   {

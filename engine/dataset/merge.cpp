@@ -33,6 +33,7 @@ OrderedJson common_part(const Dataset& dataset, const char* part)
     // Shards run one after another or side by side; the load around each differs, and is merged below.
     json["environment"].erase("load_average_start");
     json["environment"].erase("load_average_end");
+    json["environment"].erase("other_cores_busy");
   }
   for (auto& layer : json["layers"]) {
     layer.erase("speed_class"); // relative to the shard's own fastest layer; recomputed after the merge
@@ -171,6 +172,8 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
   if (merged.environment) {
     merged.environment->load_average_start = highest(shards, &Environment::load_average_start);
     merged.environment->load_average_end = highest(shards, &Environment::load_average_end);
+    // The busiest shard's: the busy-machine check fires for the merge when it fired for any shard.
+    merged.environment->other_cores_busy = highest(shards, &Environment::other_cores_busy);
   }
   merged.provenance.command_line = command_line;
   merged.results.clear();
