@@ -5,6 +5,7 @@
 // facts recorded about the machine. Everything above this header is device-agnostic.
 
 #include "bench/clock.hpp"
+#include "bench/torch_error.hpp"
 #include "dataset/dataset.hpp"
 #include "util/expected.hpp"
 
@@ -83,9 +84,6 @@ protected:
 private:
   torch::Device m_device;
 };
-
-// The first line of an error's message, without c10's backtrace: what a skipped cell or variant records.
-std::string error_line(const std::exception& error);
 
 enum class DeviceChoice { automatic, cpu, cuda };
 

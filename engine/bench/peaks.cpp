@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/peaks.hpp"
 
+#include "bench/torch_error.hpp"
 #include "util/format.hpp"
 
 #include <ATen/Context.h>
@@ -142,13 +143,6 @@ std::optional<dataset::PeakRate> triad_peak(DeviceBackend& backend, int64_t floa
   return peak;
 }
 
-std::string first_line_of(const std::exception& error)
-{
-  const auto* torch_error = dynamic_cast<const c10::Error*>(&error);
-  const std::string what = torch_error ? torch_error->what_without_backtrace() : error.what();
-  return what.substr(0, what.find('\n'));
-}
-
 std::string method_text(const MeasureSettings& settings, const std::vector<std::string>& left_out)
 {
   std::string text = "after the last cell, on the run's device and threads, with the cells' timing and noise rules "
@@ -185,7 +179,7 @@ std::optional<dataset::Peaks> measure_peaks(DeviceBackend& backend,
       }
       peaks.compute.push_back(std::move(*peak));
     } catch (const std::exception& error) {
-      left_out.push_back(std::string(precision.name) + ": " + first_line_of(error));
+      left_out.push_back(std::string(precision.name) + ": " + error_line(error));
     }
   }
   try {
@@ -195,7 +189,7 @@ std::optional<dataset::Peaks> measure_peaks(DeviceBackend& backend,
     }
     peaks.memory = std::move(*memory);
   } catch (const std::exception& error) {
-    left_out.push_back("memory bandwidth: " + first_line_of(error));
+    left_out.push_back("memory bandwidth: " + error_line(error));
   }
   peaks.method = method_text(settings, left_out);
   return peaks;

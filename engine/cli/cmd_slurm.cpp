@@ -80,7 +80,7 @@ void write_script(const fs::path& path, const std::string& text)
 {
   const auto written = util::write_file_atomic(path, text, util::Overwrite::yes);
   if (!written) {
-    throw Error("slurm: cannot write " + path.string() + ": " + written.error());
+    throw Error(path.string() + ": " + written.error());
   }
 }
 
