@@ -3,6 +3,7 @@
 
 #include "bench/corner.hpp"
 #include "bench/cpu_memory.hpp"
+#include "bench/detail/torch_device.hpp"
 #include "bench/profile.hpp"
 #include "util/error.hpp"
 
@@ -417,7 +418,7 @@ public:
            const dataset::Axes& axes,
            DeviceBackend& backend,
            const std::filesystem::path& aoti_package)
-    : m_instance(spec.instantiate(batch_size, backend.device()))
+    : m_instance(spec.instantiate(batch_size, detail::torch_device(backend)))
   {
     const bool train = axes.mode == dataset::GradMode::train;
     if (train || spec.mode == dataset::LayerMode::train) {
@@ -437,7 +438,7 @@ public:
                     + "); delete it, and the next run exports it again");
       }
     }
-    forward = [this, autocast = autocast_dtype(axes.precision), device_type = backend.device().type()] {
+    forward = [this, autocast = autocast_dtype(axes.precision), device_type = detail::torch_device(backend).type()] {
       if (m_package) {
         return m_package->run({m_instance.input}).at(0);
       }
@@ -503,7 +504,7 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     }
     auto cell = summarise(spec, batch_size, axes, *timed, first_call_ms, peak_memory);
     // The launch-free and cold-L2 variants time the forward; a training step's are not taken.
-    if (backend.device().is_cuda() && !train) {
+    if (backend.kind() == DeviceKind::cuda && !train) {
       cell.cuda = measure_cuda(body, cell.stats->median_ms, settings, backend, clocks, interrupted);
       if (!cell.cuda) {
         return std::nullopt;
@@ -540,7 +541,7 @@ util::Expected<Profile> profile_cell(const LayerSpec& spec,
     cell_body.body();
     backend.synchronize();
     return profile_forward(cell_body.body, [&backend] { backend.synchronize(); },
-                           backend.device().is_cuda() ? ProfileDevice::cuda : ProfileDevice::cpu);
+                           backend.kind() == DeviceKind::cuda ? ProfileDevice::cuda : ProfileDevice::cpu);
   } catch (const std::exception& error) {
     return util::Expected<Profile>::failure(error_line(error));
   }

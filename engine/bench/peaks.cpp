@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/peaks.hpp"
 
+#include "bench/detail/torch_device.hpp"
 #include "bench/torch_error.hpp"
 #include "util/format.hpp"
 
@@ -102,7 +103,7 @@ void record(dataset::PeakRate& peak, const SteadyTiming& timing)
 std::optional<dataset::PeakRate> matmul_peak(DeviceBackend& backend, const Precision& precision, int64_t n,
                                              const MeasureSettings& settings, const std::atomic<bool>& interrupted)
 {
-  const auto options = torch::TensorOptions().dtype(precision.dtype).device(backend.device());
+  const auto options = torch::TensorOptions().dtype(precision.dtype).device(detail::torch_device(backend));
   auto a = torch::randn({n, n}, options);
   auto b = torch::randn({n, n}, options);
   auto product = torch::empty({n, n}, options);
@@ -125,7 +126,7 @@ std::optional<dataset::PeakRate> matmul_peak(DeviceBackend& backend, const Preci
 std::optional<dataset::PeakRate> triad_peak(DeviceBackend& backend, int64_t floats, const MeasureSettings& settings,
                                             const std::atomic<bool>& interrupted)
 {
-  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(backend.device());
+  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(detail::torch_device(backend));
   auto a = torch::empty({floats}, options);
   auto b = torch::randn({floats}, options);
   auto c = torch::randn({floats}, options);
@@ -167,11 +168,11 @@ std::optional<dataset::Peaks> measure_peaks(DeviceBackend& backend,
                                             const std::atomic<bool>& interrupted)
 {
   torch::InferenceMode guard;
-  const bool cuda = backend.device().is_cuda();
+  const bool cuda = backend.kind() == DeviceKind::cuda;
   const auto settings = peak_settings(cell_settings);
   std::vector<std::string> left_out;
   dataset::Peaks peaks;
-  for (const auto& precision : precisions(backend.device(), left_out)) {
+  for (const auto& precision : precisions(detail::torch_device(backend), left_out)) {
     try {
       auto peak = matmul_peak(backend, precision, cuda ? k_cuda_matrix : k_cpu_matrix, settings, interrupted);
       if (!peak) {

@@ -108,7 +108,7 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.precision = precision_in_force();
   m.dispatch = k_dispatch;
   m.canary = Canary::describe();
-  if (backend.device().is_cuda()) {
+  if (backend.kind() == DeviceKind::cuda) {
     m.cuda_method = k_cuda_method;
   }
   m.axes = options.axes;
@@ -281,7 +281,7 @@ AotiCache aoti_cache(const RunOptions& options)
 
 AotiKey aoti_key(const AotiCache& cache, const std::string& layer, const DeviceBackend& backend)
 {
-  return cache.key(layer, backend.device().is_cuda() ? "cuda" : "cpu", TORCH_VERSION);
+  return cache.key(layer, backend.kind() == DeviceKind::cuda ? "cuda" : "cpu", TORCH_VERSION);
 }
 
 // A compiled=aot_inductor cell: the layer's package from the cache, exported on first use (not
@@ -358,10 +358,10 @@ void profile_cells(dataset::Dataset& result,
 
 } // namespace
 
-MeasureSettings default_settings(torch::DeviceType device)
+MeasureSettings default_settings(DeviceKind device)
 {
   MeasureSettings settings;
-  if (device == torch::kCUDA) {
+  if (device == DeviceKind::cuda) {
     settings.warmup_seconds = 0.2;
     settings.warmup_min_iterations = 3;
     settings.block_target_seconds = 0.001;
@@ -380,11 +380,6 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& out)
   return out.string() + ".partial";
 }
 
-PlanDevice plan_device(const DeviceBackend& backend)
-{
-  return backend.device().is_cuda() ? PlanDevice::cuda : PlanDevice::cpu;
-}
-
 Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend)
 {
   std::vector<LayerTraits> layers;
@@ -396,7 +391,7 @@ Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend)
       cached.insert(name);
     }
   }
-  return estimate(layers, options.batch_sizes.size(), dataset::corners(options.axes), plan_device(backend),
+  return estimate(layers, options.batch_sizes.size(), dataset::corners(options.axes), backend.kind(),
                   options.settings.warmup_seconds, options.settings.stopping, cached);
 }
 
@@ -459,7 +454,7 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   util::Progress progress(todo.size(), util::progress_style_for(stderr));
   size_t saved = result.results.size(); // cells the checkpoint holds: those resumed, if any
   Canary canary(backend);
-  const auto device = plan_device(backend);
+  const auto device = backend.kind();
   std::map<std::string, std::string> failed_packages;
   const auto packages = aoti_cache(options);
   for (const auto& [spec, batch, axes] : todo) {

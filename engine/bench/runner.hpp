@@ -47,10 +47,7 @@ struct RunOptions
 
 // Default measurement settings for a device: the CPU ones keep the whole matrix on a 2-core machine
 // within a few minutes; the GPU ones aim at a tighter noise target.
-MeasureSettings default_settings(torch::DeviceType device);
-
-// The device as the support rules see it.
-PlanDevice plan_device(const DeviceBackend& backend);
+MeasureSettings default_settings(DeviceKind device);
 
 // The run's size and time before it starts (bench/axes_plan.hpp), for the layers and batch sizes of `options`.
 Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend);
