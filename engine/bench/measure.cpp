@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/measure.hpp"
 
-#include "bench/corner.hpp"
+#include "bench/detail/corner.hpp"
 #include "bench/detail/cell_body.hpp"
 #include "bench/detail/measurers.hpp"
 #include "bench/detail/sampling.hpp"
@@ -154,7 +154,7 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
 {
   const auto cell_start = Clock::now();
   try {
-    const GlobalKnobs knobs(axes);
+    const detail::GlobalKnobs knobs(axes);
     const detail::GradScope grad(axes.mode);
     // The previous cell's tensors are gone, so the peak counts this layer's parameters and input.
     backend.reset_peak_memory();
@@ -179,7 +179,7 @@ util::Expected<Profile> profile_cell(const LayerSpec& spec,
                                      const std::filesystem::path& aoti_package)
 {
   try {
-    const GlobalKnobs knobs(axes);
+    const detail::GlobalKnobs knobs(axes);
     const detail::GradScope grad(axes.mode);
     const detail::CellBody cell_body(spec, batch_size, axes, backend, aoti_package);
     // One call first, so the profile sees a steady-state iteration, as the timed ones were.

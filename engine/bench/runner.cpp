@@ -2,8 +2,8 @@
 #include "bench/runner.hpp"
 
 #include "bench/aoti_cache.hpp"
-#include "bench/canary.hpp"
-#include "bench/corner.hpp"
+#include "bench/detail/canary.hpp"
+#include "bench/detail/corner.hpp"
 #include "bench/catalog.hpp"
 #include "bench/checkpoint.hpp"
 #include "bench/peaks.hpp"
@@ -109,13 +109,13 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.cpu_memory_policy_text = describe(options.cpu_memory);
   m.precision = precision_in_force();
   m.dispatch = k_dispatch;
-  m.canary = Canary::describe();
+  m.canary = detail::Canary::describe();
   if (backend.kind() == DeviceKind::cuda) {
     m.cuda_method = k_cuda_method;
   }
   m.axes = options.axes;
   if (!options.axes.is_reference()) {
-    m.axes_text = describe_axes();
+    m.axes_text = detail::describe_axes();
   }
   return m;
 }
@@ -316,7 +316,7 @@ private:
 
   const RunOptions& m_options;
   DeviceBackend& m_backend;
-  Canary m_canary;
+  detail::Canary m_canary;
   AotiCache m_packages;
   std::map<std::string, std::string> m_failed_packages; // layer: why its package cannot be had
 };
