@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "bench/measure.hpp"
 
-#include "bench/detail/corner.hpp"
+#include "bench/catalog.hpp"
 #include "bench/detail/cell_body.hpp"
+#include "bench/detail/corner.hpp"
 #include "bench/detail/measurers.hpp"
 #include "bench/detail/sampling.hpp"
 #include "bench/profile.hpp"

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/catalog.hpp"
 #include "bench/device.hpp"
 #include "bench/profile.hpp"
 #include "bench/statistics.hpp"
@@ -11,6 +10,8 @@
 #include <filesystem>
 
 namespace layerbench::bench {
+
+struct LayerSpec; // bench/catalog.hpp; declared only, so that this header stays torch-free
 
 struct MeasureSettings
 {

@@ -2,10 +2,10 @@
 #include "bench/runner.hpp"
 
 #include "bench/aoti_cache.hpp"
-#include "bench/detail/canary.hpp"
-#include "bench/detail/corner.hpp"
 #include "bench/catalog.hpp"
 #include "bench/checkpoint.hpp"
+#include "bench/detail/canary.hpp"
+#include "bench/detail/corner.hpp"
 #include "bench/peaks.hpp"
 #include "bench/run_plan.hpp"
 #include "dataset/rounds.hpp"
