@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #if LAYERBENCH_WITH_TORCH
-#include <c10/util/Exception.h>
+#include "bench/torch_error.hpp"
 #endif
 
 namespace layerbench::cli {
@@ -121,13 +121,14 @@ int main(int argc, char** argv)
   } catch (const nlohmann::json::exception& error) {
     std::cerr << "layerbench: error: " << error.what() << "\n";
     return 1;
-#if LAYERBENCH_WITH_TORCH
-  } catch (const c10::Error& error) {
-    // The one place torch's errors are translated: its message without the C++ backtrace.
-    std::cerr << "layerbench: error: torch: " << error.what_without_backtrace() << "\n";
-    return 1;
-#endif
   } catch (const std::exception& error) {
+#if LAYERBENCH_WITH_TORCH
+    // Torch's errors in our words (bench/torch_error.hpp): the message without the C++ backtrace.
+    if (const auto torch = layerbench::bench::torch_message(error)) {
+      std::cerr << "layerbench: error: torch: " << *torch << "\n";
+      return 1;
+    }
+#endif
     std::cerr << "layerbench: error: " << error.what() << "\n";
     return 1;
   }

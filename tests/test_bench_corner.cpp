@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/corner.hpp"
+#include "bench/detail/corner.hpp"
 
 #include "bench/cpu_backend.hpp"
 #include "bench/measure.hpp"
@@ -41,14 +41,14 @@ Axes train()
 
 } // namespace
 
-TEST_CASE("bench::AutocastScope")
+TEST_CASE("bench::detail::AutocastScope")
 {
   SUBCASE("enables autocast with the dtype, and restores both on leaving")
   {
     REQUIRE(!at::autocast::is_autocast_enabled(c10::DeviceType::CPU));
     const auto before = at::autocast::get_autocast_dtype(c10::DeviceType::CPU);
     {
-      bench::AutocastScope outer(c10::DeviceType::CPU, c10::ScalarType::BFloat16);
+      bench::detail::AutocastScope outer(c10::DeviceType::CPU, c10::ScalarType::BFloat16);
       CHECK(at::autocast::is_autocast_enabled(c10::DeviceType::CPU));
       // ScalarType has no doctest printer: compare as a bool.
       CHECK(bool(at::autocast::get_autocast_dtype(c10::DeviceType::CPU) == c10::ScalarType::BFloat16));
@@ -60,10 +60,10 @@ TEST_CASE("bench::AutocastScope")
   }
 }
 
-TEST_CASE("bench::to_channels_last")
+TEST_CASE("bench::detail::to_channels_last")
 {
   auto instance = bench::find_layer("Conv2d").instantiate(1, torch::kCPU);
-  bench::to_channels_last(instance);
+  bench::detail::to_channels_last(instance);
   CHECK(instance.input.is_contiguous(at::MemoryFormat::ChannelsLast));
   for (const auto& parameter : instance.module->parameters()) {
     if (parameter.dim() == 4) {

@@ -12,7 +12,7 @@ TEST_CASE("bench::measure_peaks")
 {
   auto backend = bench::make_cpu_backend();
   std::atomic<bool> interrupted{false};
-  auto settings = bench::default_settings(torch::kCPU);
+  auto settings = bench::default_settings(bench::DeviceKind::cpu);
   // Short: the figures are checked for sense, never for speed.
   settings.warmup_seconds = 0.01;
   settings.stopping = {0.05, 3, 10, 0.3};

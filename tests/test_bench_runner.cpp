@@ -31,7 +31,7 @@ bench::RunOptions small_run(const fs::path& out)
   bench::RunOptions options;
   options.layers = {"Conv2d", "LayerNorm", "Dropout"};
   options.batch_sizes = {1};
-  options.settings = bench::default_settings(torch::kCPU);
+  options.settings = bench::default_settings(bench::DeviceKind::cpu);
   // Short, so the test is quick; the values are checked for sanity, never for speed.
   options.settings.warmup_seconds = 0.01;
   options.settings.block_target_seconds = 0.002;

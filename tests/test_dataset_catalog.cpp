@@ -82,29 +82,29 @@ TEST_CASE("dataset::publish")
   SUBCASE("bad options, named as the dataset layer knows them, never as command-line options")
   {
     options.id = "Not An Id";
-    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("publish: \"Not An Id\" is not a dataset id", 0) == 0);
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("\"Not An Id\" is not a dataset id", 0) == 0);
     options.id = "";
     options.replaces = "test-cpu@7";
-    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("publish: it replaces test-cpu@7, which is not in", 0) == 0);
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("it replaces test-cpu@7, which is not in", 0) == 0);
     options.replaces = "test-cpu";
-    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("publish: replaces: ", 0) == 0);
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }).rfind("replaces: ", 0) == 0);
     options.replaces = "";
     options.label = std::string(41, 'x');
     CHECK(error_of([&] { dataset::publish(test::measured(), options); })
-          == "publish: label \"" + std::string(41, 'x') + "\": a label is 1 to 40 characters, found 41");
+          == "label \"" + std::string(41, 'x') + "\": a label is 1 to 40 characters, found 41");
   }
   SUBCASE("a title, a creator or a label the readers would refuse is refused before anything is written")
   {
     const auto before = read(folder.path() / "catalog.json");
     options.title = std::string(4097, 't');
     CHECK(error_of([&] { dataset::publish(test::measured(), options); })
-          == "publish: title: string of 4097 bytes exceeds the 4096-byte limit");
+          == "title: string of 4097 bytes exceeds the 4096-byte limit");
     options.title = "";
     options.creators = {{"Ada \xff", ""}};
-    CHECK(error_of([&] { dataset::publish(test::measured(), options); }) == "publish: creator \"Ada \xff\": not valid UTF-8");
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }) == "creator \"Ada \xff\": not valid UTF-8");
     options.creators = {};
     options.label = "A100 \xc3";
-    CHECK(error_of([&] { dataset::publish(test::measured(), options); }) == "publish: label \"A100 \xc3\": not valid UTF-8");
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); }) == "label \"A100 \xc3\": not valid UTF-8");
     CHECK_FALSE(std::filesystem::exists(folder.path() / "datasets/test-cpu-v2.json"));
     CHECK(read(folder.path() / "catalog.json") == before);
     // The folder stays readable, and a retry with good text is version 2.
@@ -118,13 +118,13 @@ TEST_CASE("dataset::publish")
     auto epyc = test::measured();
     epyc.environment->device.name = "AMD EPYC 7B13";
     CHECK(error_of([&] { dataset::publish(epyc, options); })
-          == "publish: \"test-cpu\" continues test-cpu@1, whose device is \"Test CPU\" where this dataset's is \"AMD EPYC "
+          == "\"test-cpu\" continues test-cpu@1, whose device is \"Test CPU\" where this dataset's is \"AMD EPYC "
              "7B13\"; publish it under an id of its own (--id)");
     options.id = "epyc";
     dataset::publish(test::measured(), options);
     options.replaces = "epyc@1";
     options.id = "test-cpu";
-    CHECK(error_of([&] { dataset::publish(epyc, options); }).rfind("publish: \"test-cpu\" continues test-cpu@1, whose device", 0) == 0);
+    CHECK(error_of([&] { dataset::publish(epyc, options); }).rfind("\"test-cpu\" continues test-cpu@1, whose device", 0) == 0);
     options.id = "epyc-2";
     const auto moved = dataset::publish(test::measured(), options);
     CHECK(moved.replaces == "epyc@1");
@@ -370,7 +370,7 @@ TEST_CASE("dataset::publish_refusals")
     auto run = clean();
     run.environment->other_cores_busy = 0.9;
     const auto error = test::error_of([&] { dataset::publish(run, options); });
-    CHECK(error.find("publish: refused: the machine was busy") != std::string::npos);
+    CHECK(error.find("refused: the machine was busy") != std::string::npos);
     CHECK(error.find("--force REASON") != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(folder.path() / "catalog.json"));
     options.forced = "the only GPU lease of the month";

@@ -111,7 +111,7 @@ TEST_CASE("dataset::merge")
     auto other = shard(2, 2);
     other.dataset.environment->device.name = "Another CPU";
     CHECK(merge_error({shard(1, 2), other})
-          == "merge: shard2.json: /environment/device/name differs from shard1.json (\"Another CPU\" here, \"Test CPU\" "
+          == "shard2.json: /environment/device/name differs from shard1.json (\"Another CPU\" here, \"Test CPU\" "
              "there); only shards of one run (same machine setup, options and build) can be merged");
   }
   SUBCASE("each shard's own peaks differ by noise: the merge keeps the first file's")
@@ -145,14 +145,14 @@ TEST_CASE("dataset::merge")
   {
     auto overlap = shard(2, 2);
     overlap.dataset.results.push_back(shard(1, 2).dataset.results[0]);
-    CHECK(merge_error({shard(1, 2), overlap}) == "merge: cell Linear at batch size 1 is in both shard1.json and shard2.json");
+    CHECK(merge_error({shard(1, 2), overlap}) == "cell Linear at batch size 1 is in both shard1.json and shard2.json");
   }
   SUBCASE("a missing shard, a shard twice, different splits")
   {
-    CHECK(merge_error({shard(1, 3), shard(3, 3)}) == "merge: shard 2/3 is missing");
-    CHECK(merge_error({shard(1, 2), shard(1, 2), shard(2, 2)}) == "merge: shard1.json and shard1.json are both shard 1/2");
+    CHECK(merge_error({shard(1, 3), shard(3, 3)}) == "shard 2/3 is missing");
+    CHECK(merge_error({shard(1, 2), shard(1, 2), shard(2, 2)}) == "shard1.json and shard1.json are both shard 1/2");
     CHECK(merge_error({shard(1, 2), shard(2, 3)})
-          == "merge: shard2.json is shard 2/3 but shard1.json splits the matrix in 2");
+          == "shard2.json is shard 2/3 but shard1.json splits the matrix in 2");
   }
   SUBCASE("cost-planned shards give back the whole run; the plan stays, the cells lists go")
   {
@@ -231,7 +231,7 @@ TEST_CASE("dataset::merge")
     CHECK(merge_error({first, twice}).find("both hold cell Linear at batch size 8") != std::string::npos);
     const auto short_plan = planned(2, 2, {{"Linear", 1}, {"Dropout", 1}});
     CHECK(merge_error({first, short_plan})
-          == "merge: no shard's plan holds cell Dropout at batch size 8; only shards of one plan can be merged");
+          == "no shard's plan holds cell Dropout at batch size 8; only shards of one plan can be merged");
   }
   SUBCASE("load averages and the other processes' load may differ; the merge keeps the highest")
   {
@@ -253,6 +253,6 @@ TEST_CASE("dataset::merge")
     auto reference = shard(1, 1);
     reference.dataset.kind = dataset::Kind::published_reference;
     reference.dataset.methodology.reset();
-    CHECK(merge_error({reference}) == "merge: shard1.json: not a measured run");
+    CHECK(merge_error({reference}) == "shard1.json: not a measured run");
   }
 }

@@ -55,3 +55,27 @@ TEST_CASE("util::read_file")
   }
   fs::remove_all(folder);
 }
+
+TEST_CASE("util::write_file_atomic")
+{
+  const fs::path folder = scratch();
+  const fs::path file = folder / "a.txt";
+  REQUIRE(layerbench::util::write_file_atomic(file, "hello", layerbench::util::Overwrite::yes));
+  SUBCASE("the file holds the content; Overwrite::yes replaces it")
+  {
+    REQUIRE(layerbench::util::write_file_atomic(file, "again", layerbench::util::Overwrite::yes));
+    CHECK(*read_file(file) == "again");
+  }
+  SUBCASE("the errors are the bare reason, without the path: the caller names it once")
+  {
+    const auto kept = layerbench::util::write_file_atomic(file, "other", layerbench::util::Overwrite::no);
+    REQUIRE_FALSE(kept);
+    CHECK(kept.error() == "already exists; refusing to overwrite it");
+    CHECK(*read_file(file) == "hello");
+    const auto nowhere = layerbench::util::write_file_atomic(folder / "no" / "such" / "b.txt", "x",
+                                                            layerbench::util::Overwrite::yes);
+    REQUIRE_FALSE(nowhere);
+    CHECK(nowhere.error() == "cannot write: No such file or directory");
+  }
+  fs::remove_all(folder);
+}

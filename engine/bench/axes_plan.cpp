@@ -34,21 +34,21 @@ std::optional<std::string> aoti_unsupported(const Axes& axes)
 
 } // namespace
 
-bool device_supports(const Axes& axes, PlanDevice device)
+bool device_supports(const Axes& axes, DeviceKind device)
 {
   if (axes.compiled == dataset::Compiled::aot_inductor && aoti_unsupported(axes)) {
     return false;
   }
-  if (device == PlanDevice::cuda) {
+  if (device == DeviceKind::cuda) {
     return true;
   }
   return axes.precision != dataset::Precision::fp16 && axes.precision != dataset::Precision::tf32
          && axes.cudnn_benchmark == dataset::CudnnBenchmark::off;
 }
 
-std::optional<std::string> unsupported(const Axes& axes, PlanDevice device, const LayerTraits& layer)
+std::optional<std::string> unsupported(const Axes& axes, DeviceKind device, const LayerTraits& layer)
 {
-  if (device == PlanDevice::cpu) {
+  if (device == DeviceKind::cpu) {
     if (axes.precision == dataset::Precision::fp16) {
       return std::string("precision=fp16: fp16 autocast is measured on CUDA only");
     }
@@ -79,7 +79,7 @@ PresetName parse_preset(const std::string& text)
   throw UsageError("--preset: \"" + text + "\" is not one of reference, cube");
 }
 
-Preset preset(PresetName name, PlanDevice device)
+Preset preset(PresetName name, DeviceKind device)
 {
   Preset result;
   if (name == PresetName::reference) {
@@ -106,7 +106,7 @@ Preset preset(PresetName name, PlanDevice device)
     add(result.grid.mode, corner.mode);
     add(result.grid.compiled, corner.compiled);
   }
-  if (device == PlanDevice::cuda) {
+  if (device == DeviceKind::cuda) {
     result.batch_sizes = dataset::default_batch_sizes();
     return result;
   }
@@ -125,18 +125,18 @@ Preset preset(PresetName name, PlanDevice device)
   return result;
 }
 
-int timed_budgets(const Axes& corner, PlanDevice device)
+int timed_budgets(const Axes& corner, DeviceKind device)
 {
   if (corner.mode == dataset::GradMode::train) {
     return k_train_parts;
   }
-  return device == PlanDevice::cuda ? k_cuda_forward_budgets : 1;
+  return device == DeviceKind::cuda ? k_cuda_forward_budgets : 1;
 }
 
 Estimate estimate(const std::vector<LayerTraits>& layers,
                   size_t batch_sizes,
                   const std::vector<Axes>& corners,
-                  PlanDevice device,
+                  DeviceKind device,
                   double warmup_seconds,
                   const StoppingRule& rule,
                   const std::set<std::string>& cached_packages)

@@ -5,6 +5,7 @@
 // the support rules and the time estimate. Knows nothing of torch, so its rules are unit tested
 // without a device.
 
+#include "bench/device_kind.hpp"
 #include "bench/statistics.hpp"
 #include "dataset/axes.hpp"
 
@@ -14,8 +15,6 @@
 #include <vector>
 
 namespace layerbench::bench {
-
-enum class PlanDevice { cpu, cuda };
 
 // What the support rules need to know of a layer.
 enum class InputRank { four_d, other }; // channels_last is a layout of 4-D tensors
@@ -28,10 +27,10 @@ struct LayerTraits
 
 // Why `axes` cannot be measured for this layer on this device, or nullopt when it can. An
 // unsupported corner is recorded as a skipped cell with this reason, never an error.
-std::optional<std::string> unsupported(const dataset::Axes& axes, PlanDevice device, const LayerTraits& layer);
+std::optional<std::string> unsupported(const dataset::Axes& axes, DeviceKind device, const LayerTraits& layer);
 
 // True where every layer could run `axes` on `device` (the layer-independent rules only).
-bool device_supports(const dataset::Axes& axes, PlanDevice device);
+bool device_supports(const dataset::Axes& axes, DeviceKind device);
 
 enum class PresetName { reference, cube };
 PresetName parse_preset(const std::string& text); // throws UsageError naming --preset
@@ -49,7 +48,7 @@ struct Preset
 // reference: today's matrix (one corner, dataset::k_default_batch_sizes). cube: every value of every axis
 // that the device supports; on the CPU with batch sizes 1 and 8, short budgets and eager only (no
 // AOTInductor exports), to finish within about 15 minutes on a 2-core machine.
-Preset preset(PresetName name, PlanDevice device);
+Preset preset(PresetName name, DeviceKind device);
 
 // An upper-bound style estimate of a run's wall time, before it starts: each measured cell costs its
 // budget, warm-up and a fixed overhead (building the layer, the canary, the profiled forward); a
@@ -68,7 +67,7 @@ inline constexpr int k_train_parts = 4; // the step, the forward, the input grad
 inline constexpr int k_cuda_forward_budgets = 3; // eager, CUDA graph replay, cold L2 (bench/cuda_variants.hpp)
 
 // How many timing budgets a measured corner spends: a train cell's parts, a CUDA forward's three variants.
-int timed_budgets(const dataset::Axes& corner, PlanDevice device);
+int timed_budgets(const dataset::Axes& corner, DeviceKind device);
 // One package's export and compile on a 2-core CPU with torch 2.11 (docs/settings.md): 35 s for
 // LayerNorm, 46 s for Linear(4096, 4096); the larger layers take longer.
 inline constexpr double k_aoti_compile_seconds = 60;
@@ -76,7 +75,7 @@ inline constexpr double k_aoti_compile_seconds = 60;
 Estimate estimate(const std::vector<LayerTraits>& layers,
                   size_t batch_sizes,
                   const std::vector<dataset::Axes>& corners,
-                  PlanDevice device,
+                  DeviceKind device,
                   double warmup_seconds,
                   const StoppingRule& rule,
                   const std::set<std::string>& cached_packages = {}); // layers with a package in the cache

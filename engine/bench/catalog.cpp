@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/catalog.hpp"
 
-#include "bench/attention.hpp"
+#include "bench/detail/attention.hpp"
 
 #include "util/error.hpp"
 #include "util/suggest.hpp"
@@ -221,7 +221,7 @@ LayerSpec multihead_attention()
             module->to(device);
             auto input = torch::randn({k_attention.seq, batch, k_attention.d}, on(device));
             return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable {
-                              return self_attention_like_python(*module, x, NeedWeights::yes);
+                              return detail::self_attention_like_python(*module, x, detail::NeedWeights::yes);
                             }};
           }};
   spec.dispatch = "the ATen operators of Python's nn.MultiheadAttention called as mha(x, x, x) (need_weights=True: "
@@ -256,7 +256,7 @@ LayerSpec transformer_encoder()
             return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable {
                               auto output = x;
                               for (const auto& layer : *module->layers) {
-                                output = encoder_layer_like_python(*layer->as<nn::TransformerEncoderLayerImpl>(), output);
+                                output = detail::encoder_layer_like_python(*layer->as<nn::TransformerEncoderLayerImpl>(), output);
                               }
                               return output;
                             }};

@@ -70,7 +70,7 @@ struct LayerSpec
   std::function<double()> matmul_flops;        // per sample
   std::function<double()> elementwise_flops;   // per sample
   std::function<Instance(int64_t batch_size, torch::Device device)> instantiate;
-  // How the forward is called, where it is not simply the C++ module (see bench/attention.hpp).
+  // How the forward is called, where it is not simply the C++ module (see bench/detail/attention.hpp).
   std::string dispatch;
   BytesFormula bytes;
   // channels_last applies to the layers with a 4-D input (bench/axes_plan.hpp).

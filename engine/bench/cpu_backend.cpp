@@ -111,7 +111,7 @@ CountingAllocator& CountingAllocator::instance()
 class CpuBackend final : public DeviceBackend
 {
 public:
-  CpuBackend() : DeviceBackend(torch::kCPU) { CountingAllocator::instance(); }
+  CpuBackend() : DeviceBackend(DeviceKind::cpu, 0) { CountingAllocator::instance(); }
 
   BlockTime time_block(const std::function<void()>& body, int64_t iterations) override
   {

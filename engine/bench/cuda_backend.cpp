@@ -30,7 +30,7 @@ std::string cuda_version_text(int version) // 12040 -> "12.4"
 class CudaBackend final : public DeviceBackend
 {
 public:
-  explicit CudaBackend(int index) : DeviceBackend(torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(index)))
+  explicit CudaBackend(int index) : DeviceBackend(DeviceKind::cuda, index)
   {
     // Streams, events and the caching allocator's "current device" follow this one.
     c10::cuda::set_device(static_cast<c10::DeviceIndex>(index));
@@ -40,7 +40,7 @@ public:
   util::Expected<std::unique_ptr<BlockTimer>> variant_timer(Variant variant, const std::function<void()>& forward) override
   {
     using Result = util::Expected<std::unique_ptr<BlockTimer>>;
-    const auto index = static_cast<int>(device().index());
+    const auto index = this->index();
     try {
       return variant == Variant::graph ? make_graph_timer(forward, index) : make_cold_timer(forward, index);
     } catch (const std::exception& error) {
@@ -80,13 +80,13 @@ public:
   void reset_peak_memory() override
   {
     synchronize();
-    c10::cuda::CUDACachingAllocator::resetPeakStats(device().index());
+    c10::cuda::CUDACachingAllocator::resetPeakStats(static_cast<c10::DeviceIndex>(index()));
   }
 
   std::optional<int64_t> peak_memory_bytes() override
   {
     synchronize();
-    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device().index());
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(static_cast<c10::DeviceIndex>(index()));
     return stats.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)].peak;
   }
 
@@ -100,7 +100,7 @@ public:
 
   void describe(dataset::Environment& environment) const override
   {
-    const auto* properties = at::cuda::getDeviceProperties(device().index());
+    const auto* properties = at::cuda::getDeviceProperties(static_cast<c10::DeviceIndex>(index()));
     environment.device.type = "cuda";
     environment.device.name = properties->name;
     environment.device.compute_capability = std::to_string(properties->major) + "." + std::to_string(properties->minor);

@@ -27,13 +27,6 @@ bool DeviceBackend::is_out_of_memory(const std::exception& error) const
   return what.find("out of memory") != std::string::npos || what.find("std::bad_alloc") != std::string::npos;
 }
 
-std::string error_line(const std::exception& error)
-{
-  const auto* torch_error = dynamic_cast<const c10::Error*>(&error);
-  const std::string text = torch_error ? torch_error->what_without_backtrace() : error.what();
-  return text.substr(0, text.find('\n'));
-}
-
 util::Expected<std::unique_ptr<BlockTimer>> DeviceBackend::variant_timer(Variant /*variant*/,
                                                                         const std::function<void()>& /*forward*/)
 {

@@ -5,14 +5,16 @@
 // facts recorded about the machine. Everything above this header is device-agnostic.
 
 #include "bench/clock.hpp"
+#include "bench/device_kind.hpp"
+#include "bench/torch_error.hpp"
 #include "dataset/dataset.hpp"
 #include "util/expected.hpp"
 
-#include <torch/torch.h>
-
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace layerbench::bench {
@@ -48,7 +50,8 @@ class DeviceBackend
 public:
   virtual ~DeviceBackend() = default;
 
-  torch::Device device() const { return m_device; }
+  DeviceKind kind() const { return m_kind; }
+  int index() const { return m_index; } // the GPU's index; 0 on the CPU
 
   // Runs `body` `iterations` times back to back and times the block.
   virtual BlockTime time_block(const std::function<void()>& body, int64_t iterations) = 0;
@@ -78,14 +81,12 @@ public:
   virtual std::string clock_unavailable_reason() const { return {}; }
 
 protected:
-  explicit DeviceBackend(torch::Device device) : m_device(device) {}
+  DeviceBackend(DeviceKind kind, int index) : m_kind(kind), m_index(index) {}
 
 private:
-  torch::Device m_device;
+  DeviceKind m_kind;
+  int m_index;
 };
-
-// The first line of an error's message, without c10's backtrace: what a skipped cell or variant records.
-std::string error_line(const std::exception& error);
 
 enum class DeviceChoice { automatic, cpu, cuda };
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "bench/catalog.hpp"
 #include "bench/device.hpp"
 #include "bench/profile.hpp"
 #include "bench/statistics.hpp"
@@ -11,6 +10,8 @@
 #include <filesystem>
 
 namespace layerbench::bench {
+
+struct LayerSpec; // bench/catalog.hpp; declared only, so that this header stays torch-free
 
 struct MeasureSettings
 {
@@ -48,7 +49,7 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           DeviceBackend& backend,
                                           const std::atomic<bool>& interrupted);
 
-// The same at one corner of the performance-setting cube (bench/corner.hpp says how each axis is
+// The same at one corner of the performance-setting cube (bench/detail/corner.hpp says how each axis is
 // applied). The caller has checked that the corner is supported (bench/axes_plan.hpp); one that
 // fails anyway comes back skipped with torch's reason. A compiled=aot_inductor corner runs the
 // AOTInductor package `aoti_package` (bench/aoti_cache.hpp) on the instance's input; its loading is

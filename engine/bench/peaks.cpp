@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/peaks.hpp"
 
+#include "bench/detail/torch_device.hpp"
+#include "bench/torch_error.hpp"
 #include "util/format.hpp"
 
 #include <ATen/Context.h>
@@ -101,7 +103,7 @@ void record(dataset::PeakRate& peak, const SteadyTiming& timing)
 std::optional<dataset::PeakRate> matmul_peak(DeviceBackend& backend, const Precision& precision, int64_t n,
                                              const MeasureSettings& settings, const std::atomic<bool>& interrupted)
 {
-  const auto options = torch::TensorOptions().dtype(precision.dtype).device(backend.device());
+  const auto options = torch::TensorOptions().dtype(precision.dtype).device(detail::torch_device(backend));
   auto a = torch::randn({n, n}, options);
   auto b = torch::randn({n, n}, options);
   auto product = torch::empty({n, n}, options);
@@ -150,7 +152,7 @@ std::optional<dataset::PeakRate> convolution_peak(DeviceBackend& backend, const 
 std::optional<dataset::PeakRate> triad_peak(DeviceBackend& backend, int64_t floats, const MeasureSettings& settings,
                                             const std::atomic<bool>& interrupted)
 {
-  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(backend.device());
+  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(detail::torch_device(backend));
   auto a = torch::empty({floats}, options);
   auto b = torch::randn({floats}, options);
   auto c = torch::randn({floats}, options);
@@ -166,13 +168,6 @@ std::optional<dataset::PeakRate> triad_peak(DeviceBackend& backend, int64_t floa
   peak.work = 3.0 * 4.0 * static_cast<double>(floats);
   record(peak, *timing);
   return peak;
-}
-
-std::string first_line_of(const std::exception& error)
-{
-  const auto* torch_error = dynamic_cast<const c10::Error*>(&error);
-  const std::string what = torch_error ? torch_error->what_without_backtrace() : error.what();
-  return what.substr(0, what.find('\n'));
 }
 
 std::string method_text(const MeasureSettings& settings, const std::vector<std::string>& left_out)
@@ -200,11 +195,11 @@ std::optional<dataset::Peaks> measure_peaks(DeviceBackend& backend,
                                             const std::atomic<bool>& interrupted)
 {
   torch::InferenceMode guard;
-  const bool cuda = backend.device().is_cuda();
+  const bool cuda = backend.kind() == DeviceKind::cuda;
   const auto settings = peak_settings(cell_settings);
   std::vector<std::string> left_out;
   dataset::Peaks peaks;
-  for (const auto& precision : precisions(backend.device(), left_out)) {
+  for (const auto& precision : precisions(detail::torch_device(backend), left_out)) {
     try {
       auto peak = matmul_peak(backend, precision, cuda ? k_cuda_matrix : k_cpu_matrix, settings, interrupted);
       if (!peak) {
@@ -222,7 +217,7 @@ std::optional<dataset::Peaks> measure_peaks(DeviceBackend& backend,
       }
       peaks.compute.push_back(std::move(*peak));
     } catch (const std::exception& error) {
-      left_out.push_back(std::string(precision.name) + ": " + first_line_of(error));
+      left_out.push_back(std::string(precision.name) + ": " + error_line(error));
     }
   }
   try {
@@ -232,7 +227,7 @@ std::optional<dataset::Peaks> measure_peaks(DeviceBackend& backend,
     }
     peaks.memory = std::move(*memory);
   } catch (const std::exception& error) {
-    left_out.push_back("memory bandwidth: " + first_line_of(error));
+    left_out.push_back("memory bandwidth: " + error_line(error));
   }
   peaks.method = method_text(settings, left_out);
   return peaks;

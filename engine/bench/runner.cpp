@@ -2,10 +2,12 @@
 #include "bench/runner.hpp"
 
 #include "bench/aoti_cache.hpp"
-#include "bench/canary.hpp"
-#include "bench/corner.hpp"
 #include "bench/catalog.hpp"
+#include "bench/checkpoint.hpp"
+#include "bench/detail/canary.hpp"
+#include "bench/detail/corner.hpp"
 #include "bench/peaks.hpp"
+#include "bench/run_plan.hpp"
 #include "dataset/rounds.hpp"
 #include "dataset/speed_class.hpp"
 #include "dataset/io.hpp"
@@ -107,13 +109,13 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.cpu_memory_policy_text = describe(options.cpu_memory);
   m.precision = precision_in_force();
   m.dispatch = k_dispatch;
-  m.canary = Canary::describe();
-  if (backend.device().is_cuda()) {
+  m.canary = detail::Canary::describe();
+  if (backend.kind() == DeviceKind::cuda) {
     m.cuda_method = k_cuda_method;
   }
   m.axes = options.axes;
   if (!options.axes.is_reference()) {
-    m.axes_text = describe_axes();
+    m.axes_text = detail::describe_axes();
   }
   return m;
 }
@@ -211,48 +213,6 @@ dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::s
   return result;
 }
 
-// The cells go into the final file as they are: the loader holds them to the rules `validate` applies,
-// all but completeness, so that a duplicate or out-of-matrix cell is refused now rather than in the file.
-dataset::Dataset load_checkpoint(const std::filesystem::path& checkpoint)
-{
-  try {
-    return dataset::load(checkpoint, dataset::Completeness::partial);
-  } catch (const Error& error) {
-    throw Error(std::string(error.what()) + " (cannot resume from this checkpoint; delete it to start afresh)");
-  }
-}
-
-// A checkpoint may only be continued by the same matrix on the same device with the same knobs.
-void check_resumable(const dataset::Dataset& saved, const dataset::Dataset& fresh, const std::string& origin)
-{
-  auto same = [&](const std::string& what, const std::string& a, const std::string& b) {
-    if (a != b) {
-      throw Error(origin + ": cannot resume: " + what + " differs (checkpoint: " + a + ", now: " + b + ")");
-    }
-  };
-  same("device", saved.environment->device.name, fresh.environment->device.name);
-  same("torch version", saved.environment->torch_version, fresh.environment->torch_version);
-  const auto methodology_text = [](const dataset::Dataset& d) {
-    auto json = dataset::to_json(d)["methodology"];
-    return json.dump();
-  };
-  same("methodology (layers, batch sizes or measurement options)", methodology_text(saved), methodology_text(fresh));
-}
-
-// `safe`: how many cells the checkpoint held after its last successful save. When the disk fills or
-// the folder turns read-only, the message says what is kept and how to go on.
-void save_checkpoint(const std::filesystem::path& path, const dataset::Dataset& partial, size_t safe)
-{
-  try {
-    dataset::save(path, partial, util::Overwrite::yes);
-  } catch (const Error& error) {
-    const auto lost = partial.results.size() - safe;
-    throw Error(std::string(error.what()) + "; the checkpoint keeps " + std::to_string(safe) + " finished cells"
-                + (lost > 0 ? " (the " + std::to_string(lost) + " measured since are lost)" : "")
-                + "; free space or make the folder writable, then continue with the same command and --resume");
-  }
-}
-
 std::vector<std::string> layers_of(const RunOptions& options)
 {
   std::vector<std::string> layers = options.layers;
@@ -281,49 +241,92 @@ AotiCache aoti_cache(const RunOptions& options)
 
 AotiKey aoti_key(const AotiCache& cache, const std::string& layer, const DeviceBackend& backend)
 {
-  return cache.key(layer, backend.device().is_cuda() ? "cuda" : "cpu", TORCH_VERSION);
+  return cache.key(layer, backend.kind() == DeviceKind::cuda ? "cuda" : "cpu", TORCH_VERSION);
 }
 
-// A compiled=aot_inductor cell: the layer's package from the cache, exported on first use (not
-// counted in the cell's time but recorded with it), then the cell measured on it. A package that
-// cannot be had is the skip reason of every cell of its layer; `failed` keeps it, so the export is
-// tried once per run.
-std::optional<dataset::Cell> measure_compiled(const LayerSpec& spec,
-                                              int batch,
-                                              const dataset::Axes& axes,
-                                              const RunOptions& options,
-                                              const AotiCache& cache,
-                                              DeviceBackend& backend,
-                                              Canary& canary,
-                                              std::map<std::string, std::string>& failed,
-                                              const std::atomic<bool>& interrupted)
+// Measures the planned cells one at a time: a corner the device does not support is skipped with the
+// reason, a compiled=aot_inductor one is measured on its layer's package, any other as it is; the
+// canary is measured right before each.
+class CellRunner
 {
-  if (const auto known = failed.find(spec.name); known != failed.end()) {
-    return skipped_cell(spec.name, batch, axes, known->second);
+public:
+  CellRunner(const RunOptions& options, DeviceBackend& backend)
+    : m_options(options), m_backend(backend), m_canary(backend), m_packages(aoti_cache(options))
+  {
   }
-  const auto package = cache.get(aoti_key(cache, spec.name, backend), interrupted);
-  if (!package && interrupted.load()) {
-    return std::nullopt; // Ctrl-C reached the exporter too: not the layer's fault, try again on --resume
+
+  // What the progress bar says while `key` is measured.
+  std::string title(const dataset::CellKey& key) const
+  {
+    const auto& [layer, batch, axes] = key;
+    // An export takes a minute or more: say so, or the bar looks stuck.
+    const bool exports = !unsupported(axes, m_backend.kind(), traits(find_layer(layer)))
+                         && axes.compiled == dataset::Compiled::aot_inductor && m_failed_packages.count(layer) == 0
+                         && !m_packages.contains(aoti_key(m_packages, layer, m_backend));
+    return layer + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes))
+           + (exports ? " (exporting its AOTInductor package first)" : "");
   }
-  if (!package) {
-    failed[spec.name] = package.error();
-    return skipped_cell(spec.name, batch, axes, package.error());
+
+  // Nullopt when interrupted.
+  std::optional<dataset::Cell> run(const dataset::CellKey& key, const std::atomic<bool>& interrupted)
+  {
+    const auto& spec = find_layer(key.layer);
+    if (const auto reason = unsupported(key.axes, m_backend.kind(), traits(spec))) {
+      return skipped_cell(key.layer, key.batch_size, key.axes, *reason);
+    }
+    if (key.axes.compiled == dataset::Compiled::aot_inductor) {
+      return measure_compiled(spec, key.batch_size, key.axes, interrupted);
+    }
+    const auto machine = m_canary.measure();
+    auto cell = measure_cell(spec, key.batch_size, key.axes, m_options.settings, m_backend, interrupted);
+    if (cell) {
+      cell->canary = machine;
+    }
+    return cell;
   }
-  const auto machine = canary.measure();
-  auto cell = measure_cell(spec, batch, axes, options.settings, backend, interrupted, package->path);
-  if (cell) {
-    cell->canary = machine;
-    cell->aoti = dataset::AotiRecord{package->compile_seconds, package->source == PackageSource::cached};
+
+private:
+  // The layer's package from the cache, exported on first use (not counted in the cell's time but
+  // recorded with it), then the cell measured on it. A package that cannot be had is the skip reason
+  // of every cell of its layer; m_failed_packages keeps it, so the export is tried once per run.
+  std::optional<dataset::Cell> measure_compiled(const LayerSpec& spec,
+                                                int batch,
+                                                const dataset::Axes& axes,
+                                                const std::atomic<bool>& interrupted)
+  {
+    if (const auto known = m_failed_packages.find(spec.name); known != m_failed_packages.end()) {
+      return skipped_cell(spec.name, batch, axes, known->second);
+    }
+    const auto package = m_packages.get(aoti_key(m_packages, spec.name, m_backend), interrupted);
+    if (!package && interrupted.load()) {
+      return std::nullopt; // Ctrl-C reached the exporter too: not the layer's fault, try again on --resume
+    }
+    if (!package) {
+      m_failed_packages[spec.name] = package.error();
+      return skipped_cell(spec.name, batch, axes, package.error());
+    }
+    const auto machine = m_canary.measure();
+    auto cell = measure_cell(spec, batch, axes, m_options.settings, m_backend, interrupted, package->path);
+    if (cell) {
+      cell->canary = machine;
+      cell->aoti = dataset::AotiRecord{package->compile_seconds, package->source == PackageSource::cached};
+    }
+    return cell;
   }
-  return cell;
-}
+
+  const RunOptions& m_options;
+  DeviceBackend& m_backend;
+  detail::Canary m_canary;
+  AotiCache m_packages;
+  std::map<std::string, std::string> m_failed_packages; // layer: why its package cannot be had
+};
 
 // Every measured cell's operators and kernels, each cell in a profile of its own after all the run's
 // timings (bench/measure.hpp says why); a resumed run profiles the cells its checkpoint has without them.
 void profile_cells(dataset::Dataset& result,
                    const RunOptions& options,
                    DeviceBackend& backend,
-                   const std::filesystem::path& checkpoint,
+                   Checkpoint& checkpoint,
                    const std::atomic<bool>& interrupted)
 {
   const auto packages = aoti_cache(options);
@@ -332,9 +335,9 @@ void profile_cells(dataset::Dataset& result,
       continue;
     }
     if (interrupted.load()) {
-      save_checkpoint(checkpoint, result, result.results.size());
+      checkpoint.save(result);
       throw Error("interrupted while profiling the cells: all " + std::to_string(result.results.size())
-                  + " measured cells are saved in " + checkpoint.string() + "; continue with the same command and --resume");
+                  + " measured cells are saved in " + checkpoint.path().string() + "; continue with the same command and --resume");
     }
     std::filesystem::path package;
     if (cell.axes.compiled == dataset::Compiled::aot_inductor) {
@@ -352,16 +355,63 @@ void profile_cells(dataset::Dataset& result,
     }
     cell.operators = std::move(profile->operators);
     cell.kernels = std::move(profile->kernels);
-    save_checkpoint(checkpoint, result, result.results.size());
+    checkpoint.save(result);
   }
+}
+
+// Before the first cell, so that no cell sees another regime or the previous cells' history.
+void prepare_process(const RunOptions& options)
+{
+  if (options.threads > 0) {
+    at::set_num_threads(options.threads);
+  }
+  apply(options.cpu_memory);
+  use_ieee_float32();
+}
+
+// A shard measures the cells its plan gave it (cmd_run computes the plan, the same in every task).
+std::optional<std::vector<dataset::CellKey>> shard_cells(const RunOptions& options)
+{
+  if (options.shard.empty()) {
+    return std::nullopt;
+  }
+  return options.shard_cells;
+}
+
+// What follows the cells: the device's peaks, the profiles, the counted parameters and the load at the end.
+void finish_run(dataset::Dataset& result,
+                const RunOptions& options,
+                DeviceBackend& backend,
+                Checkpoint& checkpoint,
+                const std::atomic<bool>& interrupted)
+{
+  // After the cells, so that no cell sees the peaks' large allocations in its allocator's history.
+  if (options.peaks == PeakMeasurement::measure) {
+    auto peaks = measure_peaks(backend, options.settings, interrupted);
+    if (!peaks) {
+      checkpoint.save(result);
+      throw Error("interrupted while measuring the device's peaks: " + std::to_string(result.results.size())
+                  + " finished cells are saved in " + checkpoint.path().string() + "; continue with the same command and "
+                  "--resume (or --no-peaks)");
+    }
+    std::cerr << "layerbench: device peaks: " << describe(*peaks) << "\n";
+    result.environment->peaks = std::move(*peaks);
+  }
+  if (options.profiles == Profiles::take) {
+    profile_cells(result, options, backend, checkpoint, interrupted);
+  }
+  for (auto& layer : result.layers) {
+    layer.params_counted = count_parameters(find_layer(layer.name));
+  }
+  result.environment->load_average_end = load_average();
 }
 
 } // namespace
 
-MeasureSettings default_settings(torch::DeviceType device)
+MeasureSettings default_settings(DeviceKind device)
 {
   MeasureSettings settings;
-  if (device == torch::kCUDA) {
+  if (device == DeviceKind::cuda) {
     settings.warmup_seconds = 0.2;
     settings.warmup_min_iterations = 3;
     settings.block_target_seconds = 0.001;
@@ -375,16 +425,6 @@ MeasureSettings default_settings(torch::DeviceType device)
   return settings;
 }
 
-std::filesystem::path checkpoint_path(const std::filesystem::path& out)
-{
-  return out.string() + ".partial";
-}
-
-PlanDevice plan_device(const DeviceBackend& backend)
-{
-  return backend.device().is_cuda() ? PlanDevice::cuda : PlanDevice::cpu;
-}
-
 Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend)
 {
   std::vector<LayerTraits> layers;
@@ -396,132 +436,38 @@ Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend)
       cached.insert(name);
     }
   }
-  return estimate(layers, options.batch_sizes.size(), dataset::corners(options.axes), plan_device(backend),
+  return estimate(layers, options.batch_sizes.size(), dataset::corners(options.axes), backend.kind(),
                   options.settings.warmup_seconds, options.settings.stopping, cached);
 }
 
 dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted)
 {
-  const auto layers = layers_of(options);
-  const auto corners = dataset::corners(options.axes);
-  if (options.threads > 0) {
-    at::set_num_threads(options.threads);
-  }
-  // Before the first cell, so that no cell sees another regime or the previous cells' history.
-  apply(options.cpu_memory);
-  use_ieee_float32();
-  const auto checkpoint = checkpoint_path(options.out);
-  auto result = new_dataset(options, layers, backend);
+  const Matrix matrix{layers_of(options), options.batch_sizes, dataset::corners(options.axes)};
+  prepare_process(options);
+  Checkpoint checkpoint(checkpoint_path(options.out));
+  auto result = new_dataset(options, matrix.layers, backend);
   if (options.resume == Resume::yes) {
-    if (!std::filesystem::exists(checkpoint)) {
-      throw Error(checkpoint.string() + ": no checkpoint to resume from");
-    }
-    auto saved = load_checkpoint(checkpoint);
-    check_resumable(saved, result, checkpoint.string());
-    result.results = saved.results;
-    result.created = saved.created;
+    checkpoint.resume_into(result);
   }
-
-  // A shard measures the cells its plan gave it (cmd_run computes the plan, the same in every task).
-  const auto mine = [&](const std::string& layer, int batch, const dataset::Axes& axes) {
-    return options.shard.empty()
-           || std::any_of(options.shard_cells.begin(), options.shard_cells.end(), [&](const dataset::CellKey& key) {
-                return key.layer == layer && key.batch_size == batch && key.axes == axes;
-              });
-  };
-  struct Todo
-  {
-    const LayerSpec* spec;
-    int batch;
-    dataset::Axes axes;
-  };
-  std::vector<Todo> matrix;
-  for (const auto& name : layers) {
-    const auto& spec = find_layer(name);
-    for (int batch : options.batch_sizes) {
-      for (const auto& corner : corners) {
-        matrix.push_back({&spec, batch, corner});
-      }
-    }
-  }
-  // A shuffled order is a function of the whole matrix and the seed, so a resumed round keeps it.
-  std::vector<Todo> todo;
-  const auto order = options.order_seed ? dataset::shuffled_order(matrix.size(), *options.order_seed)
-                                        : dataset::shuffled_order(0, 0);
-  for (size_t i = 0; i < matrix.size(); ++i) {
-    const auto& cell = matrix[order.empty() ? i : order[i]];
-    if (mine(cell.spec->name, cell.batch, cell.axes) && !dataset::find_cell(result, cell.spec->name, cell.batch, cell.axes)) {
-      todo.push_back(cell);
-    }
-  }
+  const auto todo = plan_cells(matrix, options.order_seed, shard_cells(options), result);
 
   const auto cpu_at_start = read_cpu_clock();
   util::Progress progress(todo.size(), util::progress_style_for(stderr));
-  size_t saved = result.results.size(); // cells the checkpoint holds: those resumed, if any
-  Canary canary(backend);
-  const auto device = plan_device(backend);
-  std::map<std::string, std::string> failed_packages;
-  const auto packages = aoti_cache(options);
-  for (const auto& [spec, batch, axes] : todo) {
-    const auto reason = unsupported(axes, device, traits(*spec));
-    // An export takes a minute or more: say so, or the bar looks stuck.
-    const bool exports = !reason && axes.compiled == dataset::Compiled::aot_inductor
-                         && failed_packages.count(spec->name) == 0 && !packages.contains(aoti_key(packages, spec->name, backend));
-    progress.start(spec->name + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes))
-                   + (exports ? " (exporting its AOTInductor package first)" : ""));
-    std::optional<dataset::Cell> cell;
-    if (reason) {
-      cell = skipped_cell(spec->name, batch, axes, *reason);
-    } else if (axes.compiled == dataset::Compiled::aot_inductor) {
-      cell = measure_compiled(*spec, batch, axes, options, packages, backend, canary, failed_packages, interrupted);
-    } else {
-      const auto machine = canary.measure();
-      cell = measure_cell(*spec, batch, axes, options.settings, backend, interrupted);
-      if (cell) {
-        cell->canary = machine;
-      }
-    }
+  CellRunner runner(options, backend);
+  for (const auto& key : todo) {
+    progress.start(runner.title(key));
+    auto cell = runner.run(key, interrupted);
     if (!cell) {
-      save_checkpoint(checkpoint, result, saved);
+      checkpoint.save(result);
       throw Error("interrupted: " + std::to_string(result.results.size()) + " finished cells are saved in "
-                  + checkpoint.string() + "; continue with the same command and --resume");
+                  + checkpoint.path().string() + "; continue with the same command and --resume");
     }
     progress.finish(describe_cell(*cell));
     result.results.push_back(std::move(*cell));
-    save_checkpoint(checkpoint, result, saved);
-    saved = result.results.size();
+    checkpoint.save(result);
   }
-
-  // Matrix order, whatever order resuming and sharding left the cells in.
-  auto position = [&](const dataset::Cell& cell) {
-    const auto layer = std::find(layers.begin(), layers.end(), cell.layer) - layers.begin();
-    const auto batch = std::find(options.batch_sizes.begin(), options.batch_sizes.end(), cell.batch_size)
-                       - options.batch_sizes.begin();
-    const auto corner = std::find(corners.begin(), corners.end(), cell.axes) - corners.begin();
-    return std::make_tuple(layer, batch, corner);
-  };
-  std::stable_sort(result.results.begin(), result.results.end(),
-                   [&](const auto& a, const auto& b) { return position(a) < position(b); });
-
-  // After the cells, so that no cell sees the peaks' large allocations in its allocator's history.
-  if (options.peaks == PeakMeasurement::measure) {
-    auto peaks = measure_peaks(backend, options.settings, interrupted);
-    if (!peaks) {
-      save_checkpoint(checkpoint, result, saved);
-      throw Error("interrupted while measuring the device's peaks: " + std::to_string(result.results.size())
-                  + " finished cells are saved in " + checkpoint.string() + "; continue with the same command and "
-                  "--resume (or --no-peaks)");
-    }
-    std::cerr << "layerbench: device peaks: " << describe(*peaks) << "\n";
-    result.environment->peaks = std::move(*peaks);
-  }
-  if (options.profiles == Profiles::take) {
-    profile_cells(result, options, backend, checkpoint, interrupted);
-  }
-  for (auto& layer : result.layers) {
-    layer.params_counted = count_parameters(find_layer(layer.name));
-  }
-  result.environment->load_average_end = load_average();
+  sort_in_matrix_order(matrix, result.results);
+  finish_run(result, options, backend, checkpoint, interrupted);
   result.environment->other_cores_busy = other_cores_busy(cpu_at_start);
   warn_if_busy(*result.environment);
   dataset::assign_speed_classes(result);

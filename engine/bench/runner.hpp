@@ -2,6 +2,7 @@
 #pragma once
 
 #include "bench/axes_plan.hpp"
+#include "bench/checkpoint.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/device.hpp"
 #include "bench/measure.hpp"
@@ -47,19 +48,13 @@ struct RunOptions
 
 // Default measurement settings for a device: the CPU ones keep the whole matrix on a 2-core machine
 // within a few minutes; the GPU ones aim at a tighter noise target.
-MeasureSettings default_settings(torch::DeviceType device);
-
-// The device as the support rules see it.
-PlanDevice plan_device(const DeviceBackend& backend);
+MeasureSettings default_settings(DeviceKind device);
 
 // The run's size and time before it starts (bench/axes_plan.hpp), for the layers and batch sizes of `options`.
 Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend);
 
-// Where finished cells are checkpointed while a run is under way.
-std::filesystem::path checkpoint_path(const std::filesystem::path& out);
-
-// Measures the matrix, writing a checkpoint after every cell, and returns the finished dataset
-// (the caller saves it). On `interrupted` it saves the checkpoint and throws Error saying how to resume.
+// Measures the matrix (bench/run_plan.hpp), writing a checkpoint after every cell (bench/checkpoint.hpp),
+// and returns the finished dataset (the caller saves it). On `interrupted` it saves the checkpoint and throws Error saying how to resume.
 dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted);
 
 } // namespace layerbench::bench

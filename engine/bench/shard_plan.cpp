@@ -20,10 +20,10 @@ namespace {
 constexpr double k_cpu_flop_rate = 1.3e11;
 constexpr double k_cuda_flop_rate = 2.8e13;
 
-dataset::CostModel cost_model(const MeasureSettings& settings, PlanDevice device)
+dataset::CostModel cost_model(const MeasureSettings& settings, DeviceKind device)
 {
   dataset::CostModel model;
-  model.flop_rate = device == PlanDevice::cuda ? k_cuda_flop_rate : k_cpu_flop_rate;
+  model.flop_rate = device == DeviceKind::cuda ? k_cuda_flop_rate : k_cpu_flop_rate;
   model.warmup_seconds = settings.warmup_seconds;
   model.warmup_min_iterations = settings.warmup_min_iterations;
   model.block_target_seconds = settings.block_target_seconds;
@@ -33,10 +33,10 @@ dataset::CostModel cost_model(const MeasureSettings& settings, PlanDevice device
   return model;
 }
 
-std::string flop_description(PlanDevice device)
+std::string flop_description(DeviceKind device)
 {
   return "expected seconds from the catalog's FLOPs at an assumed "
-         + util::format_fixed((device == PlanDevice::cuda ? k_cuda_flop_rate : k_cpu_flop_rate) / 1e9, 0)
+         + util::format_fixed((device == DeviceKind::cuda ? k_cuda_flop_rate : k_cpu_flop_rate) / 1e9, 0)
          + " GFLOP/s and the run's warm-up, block and budget settings";
 }
 
@@ -59,7 +59,7 @@ MatrixPlan plan_matrix(const std::vector<std::string>& layers,
                        const std::vector<int>& batch_sizes,
                        const std::vector<dataset::Axes>& corners,
                        const MeasureSettings& settings,
-                       PlanDevice device,
+                       DeviceKind device,
                        const std::optional<PlanSource>& source,
                        int shard_count)
 {

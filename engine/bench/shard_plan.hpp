@@ -41,7 +41,7 @@ MatrixPlan plan_matrix(const std::vector<std::string>& layers,
                        const std::vector<int>& batch_sizes,
                        const std::vector<dataset::Axes>& corners,
                        const MeasureSettings& settings,
-                       PlanDevice device,
+                       DeviceKind device,
                        const std::optional<PlanSource>& source,
                        int shard_count);
 

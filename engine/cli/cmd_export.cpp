@@ -37,9 +37,10 @@ int cmd_export(const Arguments& arguments)
     std::cout << text;
     return 0;
   }
-  const auto written = util::write_file_atomic((*values)["out"].as<std::string>(), text, util::Overwrite::no);
+  const auto out = (*values)["out"].as<std::string>();
+  const auto written = util::write_file_atomic(out, text, util::Overwrite::no);
   if (!written) {
-    throw Error(written.error());
+    throw Error(out + ": " + written.error());
   }
   return 0;
 }

@@ -100,10 +100,10 @@ int run(const po::variables_map& values)
   check_output(options.out, options.resume);
 
   auto backend = bench::make_backend(choice);
-  if (choice.choice == bench::DeviceChoice::automatic && !backend->device().is_cuda()) {
+  if (choice.choice == bench::DeviceChoice::automatic && backend->kind() != bench::DeviceKind::cuda) {
     std::cerr << "layerbench: no CUDA GPU found; measuring on the CPU\n";
   }
-  auto matrix = resolve_matrix(values, bench::plan_device(*backend));
+  auto matrix = resolve_matrix(values, backend->kind());
   options.layers = std::move(matrix.layers);
   options.batch_sizes = std::move(matrix.batch_sizes);
   options.axes = matrix.axes;
@@ -111,7 +111,7 @@ int run(const po::variables_map& values)
   print_estimate(options, *backend);
   if (shard) {
     const auto plan = bench::plan_matrix(options.layers, options.batch_sizes, dataset::corners(options.axes),
-                                         options.settings, bench::plan_device(*backend), source, shard->count);
+                                         options.settings, backend->kind(), source, shard->count);
     const auto& mine = plan.shards[static_cast<size_t>(shard->index - 1)];
     options.shard_plan = plan.description;
     options.shard_cells = mine.cells;
@@ -119,7 +119,7 @@ int run(const po::variables_map& values)
               << util::format_fixed(mine.seconds, 1) << " s (plan: " << plan.description << ")\n";
   }
 
-  std::cerr << "layerbench: measuring on " << (backend->device().is_cuda() ? "CUDA" : "CPU") << ", checkpoint "
+  std::cerr << "layerbench: measuring on " << (backend->kind() == bench::DeviceKind::cuda ? "CUDA" : "CPU") << ", checkpoint "
             << bench::checkpoint_path(options.out).string() << "\n";
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);

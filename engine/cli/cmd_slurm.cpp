@@ -80,7 +80,7 @@ void write_script(const fs::path& path, const std::string& text)
 {
   const auto written = util::write_file_atomic(path, text, util::Overwrite::yes);
   if (!written) {
-    throw Error("slurm: cannot write " + path.string() + ": " + written.error());
+    throw Error(path.string() + ": " + written.error());
   }
 }
 
@@ -228,12 +228,12 @@ cluster::SlurmJob make_job(const po::variables_map& values, const Arguments& arg
   job.work_dir = fs::current_path().string();
   cluster::check_job(job);
 
-  const auto matrix = resolve_matrix(values, device == "cuda" ? bench::PlanDevice::cuda : bench::PlanDevice::cpu);
+  const auto matrix = resolve_matrix(values, device == "cuda" ? bench::DeviceKind::cuda : bench::DeviceKind::cpu);
   const auto source = values.count("plan-from")
                         ? std::optional<bench::PlanSource>(bench::load_plan_source(values["plan-from"].as<std::string>()))
                         : std::nullopt;
   const auto plan = bench::plan_matrix(matrix.layers, matrix.batch_sizes, dataset::corners(matrix.axes), matrix.settings,
-                                       device == "cuda" ? bench::PlanDevice::cuda : bench::PlanDevice::cpu, source,
+                                       device == "cuda" ? bench::DeviceKind::cuda : bench::DeviceKind::cpu, source,
                                        job.shards);
   job.plan_lines = describe(plan);
   return job;

@@ -241,7 +241,7 @@ void check_matrix_arguments(const po::variables_map& values)
   dataset::apply_axes_arguments(scratch, axes_arguments(values));
 }
 
-RunMatrix resolve_matrix(const po::variables_map& values, bench::PlanDevice device)
+RunMatrix resolve_matrix(const po::variables_map& values, bench::DeviceKind device)
 {
   const auto preset = bench::preset(bench::parse_preset(values["preset"].as<std::string>()), device);
   RunMatrix matrix;
@@ -250,7 +250,7 @@ RunMatrix resolve_matrix(const po::variables_map& values, bench::PlanDevice devi
   dataset::apply_axes_arguments(matrix.axes, axes_arguments(values));
   matrix.batch_sizes = values["batch-sizes"].defaulted() ? preset.batch_sizes
                                                          : parse_batch_sizes(values["batch-sizes"].as<std::string>());
-  matrix.settings = bench::default_settings(device == bench::PlanDevice::cuda ? torch::kCUDA : torch::kCPU);
+  matrix.settings = bench::default_settings(device);
   apply_preset(preset, matrix.settings);
   apply_overrides(values, matrix.settings);
   return matrix;

@@ -52,7 +52,7 @@ struct RunMatrix
 // Checks --layers, --preset and every --axes argument without a device, so that a misspelt one costs nothing.
 void check_matrix_arguments(const boost::program_options::variables_map& values);
 
-RunMatrix resolve_matrix(const boost::program_options::variables_map& values, bench::PlanDevice device);
+RunMatrix resolve_matrix(const boost::program_options::variables_map& values, bench::DeviceKind device);
 
 } // namespace layerbench::cli
 

@@ -56,7 +56,7 @@ void check_target(const std::filesystem::path& out)
   const auto probe_path = output_directory(out) / (".layerbench-write-test-" + std::to_string(::getpid()));
   const auto probe = util::write_file_atomic(probe_path, "", util::Overwrite::yes);
   if (!probe) {
-    throw Error(out.string() + ": cannot write: " + probe.error());
+    throw Error(out.string() + ": " + probe.error());
   }
   std::filesystem::remove(probe_path);
 }

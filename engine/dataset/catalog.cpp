@@ -362,7 +362,7 @@ void write(const std::filesystem::path& path, const std::string& content, util::
 {
   const auto written = util::write_file_atomic(path, content, overwrite);
   if (!written) {
-    throw Error(written.error());
+    throw Error(path.string() + ": " + written.error());
   }
 }
 
@@ -376,7 +376,7 @@ void check_same_line(const CatalogEntry& earlier, const CatalogEntry& entry, con
 {
   const auto differ = [&](const char* field, const std::string& theirs, const std::string& mine) {
     if (theirs != mine) {
-      throw Error("publish: \"" + entry.id + "\" " + relation + " " + reference(earlier.id, earlier.version) + ", whose " + field
+      throw Error("\"" + entry.id + "\" " + relation + " " + reference(earlier.id, earlier.version) + ", whose " + field
                   + " is \"" + theirs + "\" where this dataset's is \"" + mine
                   + "\"; publish it under an id of its own (--id)");
     }
@@ -391,7 +391,7 @@ void check_text(const std::string& what, const std::string& text)
 {
   const auto problem = text_problem(text);
   if (!problem.empty()) {
-    throw Error("publish: " + what + ": " + problem);
+    throw Error(what + ": " + problem);
   }
 }
 
@@ -423,25 +423,25 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
     run.creators = options.creators;
   }
   if (!valid_id(run.id)) {
-    throw Error("publish: \"" + run.id + "\" is not a dataset id ([a-z0-9] words joined by '-', e.g. h100-sxm-fp32)");
+    throw Error("\"" + run.id + "\" is not a dataset id ([a-z0-9] words joined by '-', e.g. h100-sxm-fp32)");
   }
   if (run.title.empty()) {
-    throw Error("publish: the dataset has no title; give it one");
+    throw Error("the dataset has no title; give it one");
   }
   const int latest = latest_version(catalog, run.id);
   run.version = latest + 1;
   run.replaces = options.replaces.empty() && latest > 0 ? reference(run.id, latest) : options.replaces;
   const CatalogEntry* replaced = nullptr;
   if (!run.replaces.empty()) {
-    const auto named = parse_reference(run.replaces, "publish: replaces");
+    const auto named = parse_reference(run.replaces, "replaces");
     replaced = find_entry(catalog, named.id, named.version);
     if (!replaced) {
-      throw Error("publish: it replaces " + run.replaces + ", which is not in " + catalog_path.string());
+      throw Error("it replaces " + run.replaces + ", which is not in " + catalog_path.string());
     }
   }
   const auto label_error = options.label.empty() ? std::string() : label_problem(options.label);
   if (!label_error.empty()) {
-    throw Error("publish: label \"" + options.label + "\": " + label_error);
+    throw Error("label \"" + options.label + "\": " + label_error);
   }
   const auto refusals = publish_refusals(run);
   if (!refusals.empty() && options.forced.empty()) {
@@ -449,7 +449,7 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
     for (const auto& refusal : refusals) {
       list += (list.empty() ? "" : "; ") + refusal;
     }
-    throw Error("publish: refused: " + list + ". Measure again on a quiet machine from a clean tree with --rounds "
+    throw Error("refused: " + list + ". Measure again on a quiet machine from a clean tree with --rounds "
                 + std::to_string(k_publish_rounds) + ", or publish it anyway with --force REASON (the reason is "
                 "recorded in the dataset and shown on its page)");
   }

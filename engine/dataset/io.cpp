@@ -991,7 +991,7 @@ void save(const std::filesystem::path& path, const Dataset& dataset, util::Overw
 {
   const auto written = util::write_file_atomic(path, serialize(dataset), overwrite);
   if (!written) {
-    throw Error(written.error());
+    throw Error(path.string() + ": " + written.error());
   }
 }
 

@@ -64,7 +64,7 @@ void require_same(const ShardFile& first, const ShardFile& other)
     // The first field that differs, so that the user knows which option or setting to line up.
     const auto patch = OrderedJson::diff(mine, theirs);
     const std::string inside = patch.empty() ? "" : patch.front().at("path").get<std::string>();
-    throw Error("merge: " + other.origin + ": /" + part + inside + " differs from " + first.origin + " ("
+    throw Error(other.origin + ": /" + part + inside + " differs from " + first.origin + " ("
                 + quoted_value(theirs, inside) + " here, " + quoted_value(mine, inside)
                 + " there); only shards of one run (same machine setup, options and build) can be merged");
   }
@@ -73,13 +73,13 @@ void require_same(const ShardFile& first, const ShardFile& other)
 Shard shard_of(const ShardFile& file)
 {
   if (file.dataset.kind != Kind::measured || !file.dataset.methodology) {
-    throw Error("merge: " + file.origin + ": not a measured run");
+    throw Error(file.origin + ": not a measured run");
   }
   const auto& text = file.dataset.methodology->shard;
   try {
     return text.empty() ? Shard{} : parse_shard(text);
   } catch (const Error&) {
-    throw Error("merge: " + file.origin + ": /methodology/shard: \"" + text + "\" is not I/N");
+    throw Error(file.origin + ": /methodology/shard: \"" + text + "\" is not I/N");
   }
 }
 
@@ -90,17 +90,17 @@ void require_all_shards(const std::vector<ShardFile>& shards)
   for (const auto& file : shards) {
     const auto shard = shard_of(file);
     if (shard.count != count) {
-      throw Error("merge: " + file.origin + " is shard " + to_string(shard) + " but " + shards.front().origin
+      throw Error(file.origin + " is shard " + to_string(shard) + " but " + shards.front().origin
                   + " splits the matrix in " + std::to_string(count));
     }
     const auto [where, fresh] = seen.emplace(shard.index, file.origin);
     if (!fresh) {
-      throw Error("merge: " + file.origin + " and " + where->second + " are both shard " + to_string(shard));
+      throw Error(file.origin + " and " + where->second + " are both shard " + to_string(shard));
     }
   }
   for (int index = 1; index <= count; ++index) {
     if (seen.count(index) == 0) {
-      throw Error("merge: shard " + std::to_string(index) + "/" + std::to_string(count) + " is missing");
+      throw Error("shard " + std::to_string(index) + "/" + std::to_string(count) + " is missing");
     }
   }
 }
@@ -117,14 +117,14 @@ void require_one_plan(const std::vector<ShardFile>& shards, const std::vector<Ce
     for (const auto& key : file.dataset.methodology->shard_cells) {
       const auto [where, fresh] = planned.emplace(std::make_tuple(key.layer, key.batch_size, key.axes), file.origin);
       if (!fresh) {
-        throw Error("merge: the plans of " + where->second + " and " + file.origin + " both hold cell " + describe_cell(key)
+        throw Error("the plans of " + where->second + " and " + file.origin + " both hold cell " + describe_cell(key)
                     + "; only shards of one plan can be merged");
       }
     }
   }
   for (const auto& key : matrix) {
     if (planned.count({key.layer, key.batch_size, key.axes}) == 0) {
-      throw Error("merge: no shard's plan holds cell " + describe_cell(key) + "; only shards of one plan can be merged");
+      throw Error("no shard's plan holds cell " + describe_cell(key) + "; only shards of one plan can be merged");
     }
   }
 }
@@ -150,7 +150,7 @@ std::optional<double> highest(const std::vector<ShardFile>& shards, std::optiona
 Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_line)
 {
   if (shards.empty()) {
-    throw Error("merge: no shard files to merge");
+    throw Error("no shard files to merge");
   }
   require_all_shards(shards);
   std::map<std::tuple<std::string, int, Axes>, std::pair<const Cell*, std::string>> cells;
@@ -160,7 +160,7 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
       const auto [where, fresh]
         = cells.emplace(std::make_tuple(cell.layer, cell.batch_size, cell.axes), std::make_pair(&cell, file.origin));
       if (!fresh) {
-        throw Error("merge: cell " + describe_cell({cell.layer, cell.batch_size, cell.axes}) + " is in both "
+        throw Error("cell " + describe_cell({cell.layer, cell.batch_size, cell.axes}) + " is in both "
                     + where->second.second + " and " + file.origin);
       }
     }

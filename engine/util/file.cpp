@@ -112,9 +112,7 @@ Expected<bool> write_file_atomic(const std::filesystem::path& path,
                                  const std::string& content,
                                  Overwrite overwrite)
 {
-  auto fail = [&](const std::string& what) {
-    return Expected<bool>::failure(path.string() + ": " + what);
-  };
+  auto fail = [](const std::string& what) { return Expected<bool>::failure(what); };
   const auto temporary = temporary_beside(path);
   const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {

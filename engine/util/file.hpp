@@ -27,7 +27,8 @@ Expected<std::string> read_file(const std::filesystem::path& path, size_t max_by
 
 // Writes to a temporary file beside `path`, flushes it to disk and renames it into place, so a reader
 // (or a crash) never sees half a file. With Overwrite::no an existing file is an error, checked
-// atomically by link(2) rather than by a racy exists() test.
+// atomically by link(2) rather than by a racy exists() test. The error is the bare reason ("cannot
+// write: No space left on device", "already exists; refusing to overwrite it"); the caller adds the path.
 Expected<bool> write_file_atomic(const std::filesystem::path& path,
                                  const std::string& content,
                                  Overwrite overwrite);

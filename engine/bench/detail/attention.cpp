@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "bench/attention.hpp"
+#include "bench/detail/attention.hpp"
 
 #include <cmath>
 
-namespace layerbench::bench {
+namespace layerbench::bench::detail {
 
 namespace {
 
@@ -74,4 +74,4 @@ torch::Tensor encoder_layer_like_python(torch::nn::TransformerEncoderLayerImpl& 
   return norm(hidden + fed, layer.norm2);
 }
 
-} // namespace layerbench::bench
+} // namespace layerbench::bench::detail

@@ -12,7 +12,7 @@
 
 #include <torch/torch.h>
 
-namespace layerbench::bench {
+namespace layerbench::bench::detail {
 
 enum class NeedWeights { no, yes };
 
@@ -24,4 +24,4 @@ torch::Tensor self_attention_like_python(torch::nn::MultiheadAttentionImpl& atte
 // One post-norm encoder layer in eval, ReLU feed-forward, as Python's TransformerEncoderLayer.forward.
 torch::Tensor encoder_layer_like_python(torch::nn::TransformerEncoderLayerImpl& layer, const torch::Tensor& x);
 
-} // namespace layerbench::bench
+} // namespace layerbench::bench::detail

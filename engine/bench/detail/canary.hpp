@@ -11,7 +11,7 @@
 
 #include <torch/torch.h>
 
-namespace layerbench::bench {
+namespace layerbench::bench::detail {
 
 class Canary
 {
@@ -31,4 +31,4 @@ private:
   torch::Tensor m_source, m_target;
 };
 
-} // namespace layerbench::bench
+} // namespace layerbench::bench::detail

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "bench/canary.hpp"
+#include "bench/detail/canary.hpp"
 
+#include "bench/detail/torch_device.hpp"
 #include "bench/statistics.hpp"
 
 #include <vector>
 
-namespace layerbench::bench {
+namespace layerbench::bench::detail {
 
 namespace {
 
@@ -27,7 +28,7 @@ double median_ms(DeviceBackend& backend, const std::function<void()>& body)
 
 Canary::Canary(DeviceBackend& backend) : m_backend(backend)
 {
-  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(backend.device());
+  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(torch_device(backend));
   m_a = torch::randn({k_matmul_size, k_matmul_size}, options);
   m_b = torch::randn({k_matmul_size, k_matmul_size}, options);
   m_product = torch::empty({k_matmul_size, k_matmul_size}, options);
@@ -52,4 +53,4 @@ std::string Canary::describe()
            "these moved because the machine did";
 }
 
-} // namespace layerbench::bench
+} // namespace layerbench::bench::detail

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "bench/corner.hpp"
+#include "bench/detail/corner.hpp"
 
 #include "bench/device.hpp"
 
 #include <ATen/autocast_mode.h>
 
-namespace layerbench::bench {
+namespace layerbench::bench::detail {
 
 namespace {
 
@@ -102,4 +102,4 @@ std::string describe_axes()
          "layers without parameters no weight gradient. compiled: eager runs the catalog's forward.";
 }
 
-} // namespace layerbench::bench
+} // namespace layerbench::bench::detail

@@ -3,7 +3,7 @@
 
 // A corner of the performance-setting cube applied to torch: the process-wide knobs (TF32,
 // cudnn.benchmark) for the life of a cell, autocast around each forward as Python's torch.autocast
-// does it, and the channels_last layout of a built layer. Only engine/bench/*.cpp sees torch.
+// does it, and the channels_last layout of a built layer.
 
 #include "bench/catalog.hpp"
 #include "dataset/axes.hpp"
@@ -12,7 +12,7 @@
 
 #include <optional>
 
-namespace layerbench::bench {
+namespace layerbench::bench::detail {
 
 // Sets TF32 and cudnn.benchmark as the corner asks, and puts back the reference (IEEE float32,
 // benchmark off) when it goes out of scope, so that no cell sees the previous cell's knobs.
@@ -52,4 +52,4 @@ void to_channels_last(Instance& instance);
 // What each axis does to the measurement, for the methodology.
 std::string describe_axes();
 
-} // namespace layerbench::bench
+} // namespace layerbench::bench::detail

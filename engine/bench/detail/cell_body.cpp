@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+#include "bench/detail/cell_body.hpp"
+
+#include "bench/detail/corner.hpp"
+#include "bench/detail/torch_device.hpp"
+#include "util/error.hpp"
+
+namespace layerbench::bench::detail {
+
+namespace {
+
+GradTargets grad_targets(Instance& instance)
+{
+  GradTargets targets;
+  if (instance.input.is_floating_point()) {
+    instance.input.requires_grad_(true);
+    targets.input.push_back(instance.input);
+  }
+  for (const auto& parameter : instance.module->parameters()) {
+    if (parameter.requires_grad()) {
+      targets.weights.push_back(parameter);
+    }
+  }
+  targets.both = targets.input;
+  targets.both.insert(targets.both.end(), targets.weights.begin(), targets.weights.end());
+  return targets;
+}
+
+// The package holds its own weights, exported from the Python twin of the layer; only the input is shared.
+std::unique_ptr<torch::inductor::AOTIModelPackageLoader> load_package(const std::filesystem::path& aoti_package)
+{
+  try {
+    return std::make_unique<torch::inductor::AOTIModelPackageLoader>(aoti_package.string());
+  } catch (const std::exception& error) {
+    throw Error("AOTInductor package " + aoti_package.string() + " cannot be loaded (" + error_line(error)
+                + "); delete it, and the next run exports it again");
+  }
+}
+
+} // namespace
+
+GradScope::GradScope(dataset::GradMode mode)
+{
+  if (mode == dataset::GradMode::inference_mode) {
+    m_inference.emplace();
+  } else if (mode == dataset::GradMode::no_grad) {
+    m_no_grad.emplace();
+  }
+}
+
+torch::autograd::variable_list gradients(const torch::Tensor& output,
+                                         const std::vector<torch::Tensor>& of,
+                                         const torch::Tensor& seed,
+                                         RetainGraph retain)
+{
+  return torch::autograd::grad({output}, of, {seed}, retain == RetainGraph::yes, /*create_graph=*/false,
+                               /*allow_unused=*/true);
+}
+
+CellBody::CellBody(const LayerSpec& spec,
+                   int batch_size,
+                   const dataset::Axes& axes,
+                   DeviceBackend& backend,
+                   const std::filesystem::path& aoti_package)
+  : m_instance(spec.instantiate(batch_size, torch_device(backend)))
+{
+  const bool train = axes.mode == dataset::GradMode::train;
+  if (train || spec.mode == dataset::LayerMode::train) {
+    m_instance.module->train();
+  } else {
+    m_instance.module->eval();
+  }
+  if (axes.memory_format == dataset::MemoryFormat::channels_last) {
+    to_channels_last(m_instance);
+  }
+  if (axes.compiled == dataset::Compiled::aot_inductor) {
+    m_package = load_package(aoti_package);
+  }
+  forward = [this, autocast = autocast_dtype(axes.precision), device_type = torch_device(backend).type()] {
+    if (m_package) {
+      return m_package->run({m_instance.input}).at(0);
+    }
+    std::optional<AutocastScope> scope;
+    if (autocast) {
+      scope.emplace(device_type, *autocast);
+    }
+    return m_instance.forward();
+  };
+  body = [this] { forward(); };
+  if (train) {
+    targets = grad_targets(m_instance);
+    m_seed = torch::ones_like(forward());
+    body = [this] { gradients(forward(), targets.both, m_seed, RetainGraph::no); };
+  }
+}
+
+} // namespace layerbench::bench::detail
