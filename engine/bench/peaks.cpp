@@ -131,7 +131,7 @@ std::optional<dataset::PeakRate> convolution_peak(DeviceBackend& backend, const 
                                                   const std::atomic<bool>& interrupted)
 {
   constexpr int64_t batch = 4, channels = 256, side = 28, kernel = 3;
-  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(backend.device());
+  const auto options = torch::TensorOptions().dtype(torch::kFloat32).device(detail::torch_device(backend));
   auto input = torch::randn({batch, channels, side, side}, options);
   auto weight = torch::randn({channels, channels, kernel, kernel}, options);
   const auto timing = time_steady_state(
