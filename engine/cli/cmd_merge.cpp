@@ -24,23 +24,15 @@ dataset::Dataset join_rounds(const std::vector<std::string>& files, const po::va
   }
   std::vector<dataset::RoundResult> rounds;
   for (const auto& file : files) {
-    dataset::RoundResult round;
-    round.dataset = dataset::load(file);
-    if (round.dataset->rounds) {
+    auto run = dataset::load(file);
+    if (run.rounds) {
       throw Error(file + ": is already a run in rounds; join single runs");
     }
-    if (round.dataset->methodology && !round.dataset->methodology->shard.empty()) {
-      throw Error(file + ": is one shard (" + round.dataset->methodology->shard + "); merge the shards first");
+    if (run.methodology && !run.methodology->shard.empty()) {
+      throw Error(file + ": is one shard (" + run.methodology->shard + "); merge the shards first");
     }
-    round.record.index = static_cast<int>(rounds.size()) + 1;
-    round.record.status = "ok";
-    round.record.started = round.dataset->created;
-    if (round.dataset->environment) {
-      round.record.load_average_start = round.dataset->environment->load_average_start;
-      round.record.load_average_end = round.dataset->environment->load_average_end;
-      round.record.other_cores_busy = round.dataset->environment->other_cores_busy;
-    }
-    rounds.push_back(std::move(round));
+    // Each run measured in its own order, which it does not record: matrix order, no seed.
+    rounds.push_back(dataset::finished_round(static_cast<int>(rounds.size()) + 1, std::move(run), std::nullopt));
   }
   if (values.count("seed") && values["seed"].as<unsigned long>() > 4294967295UL) {
     throw UsageError("--seed: " + std::to_string(values["seed"].as<unsigned long>()) + " is outside its range, 0 to 4294967295");

@@ -194,23 +194,6 @@ RoundExit run_process(const std::vector<std::string>& arguments)
   return result;
 }
 
-// A finished round as the combination takes it: the record comes from the round's own dataset.
-dataset::RoundResult finished_round(int index, uint32_t order_seed, const std::filesystem::path& file)
-{
-  dataset::RoundResult result;
-  result.dataset = dataset::load(file);
-  result.record.index = index;
-  result.record.status = "ok";
-  result.record.order_seed = order_seed;
-  result.record.started = result.dataset->created;
-  if (result.dataset->environment) {
-    result.record.load_average_start = result.dataset->environment->load_average_start;
-    result.record.load_average_end = result.dataset->environment->load_average_end;
-    result.record.other_cores_busy = result.dataset->environment->other_cores_busy;
-  }
-  return result;
-}
-
 dataset::RoundResult failed_round(int index, uint32_t order_seed, const std::string& reason)
 {
   dataset::RoundResult result;
@@ -228,7 +211,7 @@ dataset::RoundResult round(const po::variables_map& values, const std::filesyste
   const auto order_seed = dataset::derived_seed(seed, index);
   const auto file = round_file(folder, index);
   if (std::filesystem::exists(file)) {
-    return finished_round(index, order_seed, file);
+    return dataset::finished_round(index, dataset::load(file), order_seed);
   }
   if (std::filesystem::exists(failed_file(folder, index))) {
     return failed_round(index, order_seed, read_text(failed_file(folder, index)));
@@ -255,7 +238,7 @@ dataset::RoundResult round(const po::variables_map& values, const std::filesyste
                 + "; continue with the same command and --resume");
   }
   if (exit.status == 0 && std::filesystem::exists(file)) {
-    return finished_round(index, order_seed, file);
+    return dataset::finished_round(index, dataset::load(file), order_seed);
   }
   // A usage error would end every round the same way: the arguments, not the round, are wrong.
   if (WIFEXITED(exit.status) && WEXITSTATUS(exit.status) == 2) {

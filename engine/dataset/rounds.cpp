@@ -165,6 +165,22 @@ Cell combine_cell(const Cell& base, const std::vector<RoundResult>& rounds, cons
 
 } // namespace
 
+RoundResult finished_round(int index, Dataset dataset, std::optional<uint32_t> order_seed)
+{
+  RoundResult result;
+  result.record.index = index;
+  result.record.status = "ok";
+  result.record.order_seed = order_seed;
+  result.record.started = dataset.created;
+  if (dataset.environment) {
+    result.record.load_average_start = dataset.environment->load_average_start;
+    result.record.load_average_end = dataset.environment->load_average_end;
+    result.record.other_cores_busy = dataset.environment->other_cores_busy;
+  }
+  result.dataset = std::move(dataset);
+  return result;
+}
+
 uint32_t derived_seed(uint32_t seed, int index)
 {
   // SplitMix32-style mixing: neighbouring indexes give unrelated seeds.

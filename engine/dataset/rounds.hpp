@@ -57,6 +57,10 @@ struct RoundResult
 // `merge --rounds` (each measured in its own order, recorded or not).
 enum class RoundSource { processes, joined_runs };
 
+// A finished round as the combination takes it: its dataset, and its record (start, load averages,
+// the busy-machine measure) read from that dataset's own environment.
+RoundResult finished_round(int index, Dataset dataset, std::optional<uint32_t> order_seed);
+
 // The rounds in one dataset: the first finished round's dataset with every cell's stats, spread and
 // per-round record from all finished rounds, `rounds` describing each round (failed ones with their
 // reason). Throws Error when no round finished, or when the rounds did not measure the same matrix.
