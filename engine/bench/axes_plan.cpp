@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/axes_plan.hpp"
 
+#include "bench/torch_release.hpp"
 #include "dataset/batch_sizes.hpp"
 #include "util/error.hpp"
 
@@ -63,6 +64,9 @@ std::optional<std::string> unsupported(const Axes& axes, DeviceKind device, cons
     return "memory_format=channels_last: a layout of 4-D tensors; " + layer.name + " takes no 4-D input";
   }
   if (axes.compiled == dataset::Compiled::aot_inductor) {
+    if (auto gap = missing_here(TorchFeature::aoti_package_loader)) {
+      return "compiled=aot_inductor: the AOTInductor package loader " + *gap;
+    }
     return aoti_unsupported(axes);
   }
   return std::nullopt;

@@ -4,10 +4,10 @@
 // A cell's layer built at one corner, in torch's terms: what the measurers time and profile.
 
 #include "bench/catalog.hpp"
+#include "bench/detail/torch_compat.hpp"
 #include "bench/device.hpp"
 #include "dataset/axes.hpp"
 
-#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/torch.h>
 
 #include <filesystem>
@@ -68,7 +68,7 @@ public:
 
 private:
   Instance m_instance;
-  std::unique_ptr<torch::inductor::AOTIModelPackageLoader> m_package;
+  std::unique_ptr<AotiPackage> m_package;
   torch::Tensor m_seed;
 };
 
