@@ -1,7 +1,7 @@
 # LayerBench. Two commands do everything on a fresh Debian 12 machine:
 #   make run    set up, build, measure this machine, render, preview
 #   make test   set up, build, pass every test
-.PHONY: run test setup build configure print-venv print-build render serve measure fuzz device-build device-debs device-carry clean \
+.PHONY: run test setup build configure check-release print-venv print-build render serve measure fuzz device-build device-debs device-carry clean \
         site-setup site-tools site-render site-serve site-check
 
 # TORCH_VERSION=X builds against another torch release, for the CPU, in a venv and build folder of
@@ -37,6 +37,18 @@ $(BUILD)/CMakeCache.txt:
 	  -DPython3_EXECUTABLE=$(PYTHON) -DLAYERBENCH_PYTHON=$(PYTHON)
 
 configure: setup $(BUILD)/CMakeCache.txt
+
+# One release end to end (docs/versions.md): set up, build, measure two layers at batch size 1 on
+# the CPU, validate the dataset, and check that it names the release asked for.
+CHECK_RUN := $(BUILD)/check-release.json
+check-release: build
+	@rm -f $(CHECK_RUN) $(CHECK_RUN).partial
+	$(BIN) run --device cpu --layers Linear,Conv2d --batch-sizes 1 --out $(CHECK_RUN)
+	$(BIN) validate $(CHECK_RUN)
+	@python3 -c 'import json, sys; v = json.load(open(sys.argv[1]))["environment"]["torch_version"]; \
+	  sys.exit(0 if v.split("+")[0] == sys.argv[2] else f"check-release: the dataset names torch {v}, not {sys.argv[2]}")' \
+	  $(CHECK_RUN) $(TORCH_VERSION)
+	@echo "check-release: torch $(TORCH_VERSION) builds, measures and validates ($(CHECK_RUN))"
 
 # Where TORCH_VERSION's venv and build folder are (bench/versions/measure.sh asks).
 print-venv:

@@ -118,7 +118,7 @@ std::vector<at::Tensor> AotiPackage::run(const std::vector<at::Tensor>&)
 }
 #endif
 
-at::Tensor scaled_dot_product_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v)
+at::Tensor sdpa_no_mask(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v)
 {
 #if LAYERBENCH_TORCH_HAS_SDPA
   return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0, /*is_causal=*/false);

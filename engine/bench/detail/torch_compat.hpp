@@ -49,9 +49,9 @@ public:
 };
 #endif
 
-// at::scaled_dot_product_attention (no mask, no dropout, not causal); before torch 2.0 it throws
+// at::scaled_dot_product_attention with no mask, no dropout, not causal; before torch 2.0 it throws
 // Error, so the attention layers become skipped cells with the reason.
-at::Tensor scaled_dot_product_attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v);
+at::Tensor sdpa_no_mask(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v);
 
 // at::autocast's state for one device type, whichever API this release has: per device type from
 // 2.4; before, one switch and dtype for CUDA and one for the CPU (other devices throw Error).
