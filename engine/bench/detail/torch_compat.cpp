@@ -19,7 +19,8 @@ namespace layerbench::bench::detail {
 
 namespace {
 
-[[noreturn]] void throw_missing(const std::string& what, TorchFeature feature)
+// Only the releases that lack an API call it.
+[[noreturn, maybe_unused]] void throw_missing(const std::string& what, TorchFeature feature)
 {
   throw Error(what + " " + missing(k_built_torch, feature).value_or("is missing"));
 }
