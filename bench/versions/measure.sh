@@ -42,7 +42,8 @@ printf 'release\toutcome\tsetup_s\tbuild_s\tmeasure_s\tvenv\tbuild_dir\tdetail\n
 # else the log's last line.
 first_error() {
   if grep -q 'CMake Error' "$1"; then
-    grep -m1 -A3 'CMake Error' "$1" | tail -n +2 | tr -s ' ' | paste -sd ' '
+    awk '/CMake Error/ { on = 1; next } on && /^$/ && seen { exit } on && NF { seen = 1; print }' "$1" \
+      | tr -s ' ' | paste -sd ' '
   else
     grep -m1 -E 'error:|ERROR' "$1" || tail -n 1 "$1"
   fi
