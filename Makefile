@@ -32,9 +32,11 @@ RUNS      ?= runs
 setup:
 	@LAYERBENCH_VENV=$(VENV) LAYERBENCH_TORCH_VERSION=$(TORCH_VERSION) bash scripts/setup.sh
 
+# CMake leaves a cache behind when it fails (a release it refuses, say): removed, so the next
+# `make` configures again instead of building an unconfigured folder.
 $(BUILD)/CMakeCache.txt:
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(TORCH_CMAKE) \
-	  -DPython3_EXECUTABLE=$(PYTHON) -DLAYERBENCH_PYTHON=$(PYTHON)
+	  -DPython3_EXECUTABLE=$(PYTHON) -DLAYERBENCH_PYTHON=$(PYTHON) || { rm -f $@; exit 1; }
 
 configure: setup $(BUILD)/CMakeCache.txt
 
