@@ -43,7 +43,7 @@ printf 'release\toutcome\tsetup_s\tbuild_s\tmeasure_s\tvenv\tbuild_dir\tdetail\n
 first_error() {
   if grep -q 'CMake Error' "$1"; then
     awk '/CMake Error/ { on = 1; next } on && /^$/ && seen { exit } on && NF { seen = 1; print }' "$1" \
-      | tr -s ' ' | paste -sd ' '
+      | tr -s ' ' | paste -sd ' ' | sed 's/ *Call Stack.*//'
   else
     grep -m1 -E 'error:|ERROR' "$1" || tail -n 1 "$1"
   fi
