@@ -37,7 +37,8 @@ struct SchemaVersion
 // 1.4.0 added rounds (a run measured in several processes, dataset/rounds.hpp), results[].rounds and
 // results[].round_spread, stats.samples_ms (the samples themselves), environment.other_cores_busy
 // (the busy-machine check) and provenance.forced (why publish was told to take a run it refuses).
-inline constexpr SchemaVersion k_schema_version{1, 4, 0};
+// 1.5.0 added layers[].{kind, contains, train_step}: whole models beside the layers (issue 25).
+inline constexpr SchemaVersion k_schema_version{1, 5, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -209,6 +210,21 @@ struct Methodology
   std::string axes_text; // how each axis is applied, in words
 };
 
+// What a catalog entry is (1.5.0): one layer of the reference table, or a whole model (ResNet-50, BERT)
+// measured beside them. Files before 1.5.0 hold layers only.
+enum class LayerKind { layer, model };
+
+// One distinct layer configuration inside a whole model, with how many times the model runs it per
+// forward (1.5.0): the model's inventory, from which its FLOPs are summed and its layer sum is measured.
+struct LayerUse
+{
+  std::string layer;  // the operation, as the catalog names its kind: "Conv2d", "Linear", "BatchNorm2d"
+  std::string config; // its configuration at the model's own shapes: "Conv2d(64,64,3,stride=1) 56x56"
+  int count = 0;
+  double matmul_flops_per_sample = 0;
+  double elementwise_flops_per_sample = 0;
+};
+
 struct Layer
 {
   std::string name;   // catalog key, "Conv2d"
@@ -229,6 +245,9 @@ struct Layer
   std::optional<double> bytes_fixed;
   std::optional<double> bytes_per_sample;
   std::string bytes_formula;
+  LayerKind kind = LayerKind::layer; // 1.5.0
+  std::vector<LayerUse> contains;    // whole models: their layers, 1.5.0
+  std::string train_step;            // whole models: what a train corner's step runs, in words, 1.5.0
 };
 
 struct Stats // milliseconds per forward pass of one batch
@@ -437,6 +456,7 @@ bool has_axes(const Dataset& dataset);
 std::string to_string(Kind kind);
 std::string to_string(CellStatus status);
 std::string to_string(LayerMode mode);
+std::string to_string(LayerKind kind);
 std::string to_string(const SchemaVersion& version);
 
 // Where a reference was transcribed from: the page's address, or, when the copy we transcribed does

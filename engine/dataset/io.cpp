@@ -180,6 +180,19 @@ OrderedJson to_json(const Layer& layer)
   put(json, "bytes_fixed", layer.bytes_fixed);
   put(json, "bytes_per_sample", layer.bytes_per_sample);
   put_text(json, "bytes_formula", layer.bytes_formula);
+  // A layer's file stays as before 1.5.0; only a whole model says what it is and holds.
+  if (layer.kind == LayerKind::model) {
+    json["kind"] = to_string(layer.kind);
+    json["contains"] = OrderedJson::array();
+    for (const auto& use : layer.contains) {
+      json["contains"].push_back(OrderedJson{{"layer", use.layer},
+                                             {"config", use.config},
+                                             {"count", use.count},
+                                             {"matmul_flops_per_sample", use.matmul_flops_per_sample},
+                                             {"elementwise_flops_per_sample", use.elementwise_flops_per_sample}});
+    }
+    put_text(json, "train_step", layer.train_step);
+  }
   return json;
 }
 
@@ -618,6 +631,21 @@ Layer parse_layer(Reader reader)
   layer.bytes_fixed = reader.optional<double>("bytes_fixed", &Reader::number);
   layer.bytes_per_sample = reader.optional<double>("bytes_per_sample", &Reader::number);
   layer.bytes_formula = reader.optional_text("bytes_formula");
+  if (reader.has("kind")) {
+    layer.kind = parse_enum<LayerKind>(reader, "kind", {{"layer", LayerKind::layer}, {"model", LayerKind::model}});
+  } else {
+    reader.allow_null("kind");
+  }
+  layer.contains = parse_list<LayerUse>(reader, "contains", [](Reader& item) {
+    LayerUse use;
+    use.layer = item.text("layer");
+    use.config = item.text("config");
+    use.count = static_cast<int>(item.integer("count"));
+    use.matmul_flops_per_sample = item.number("matmul_flops_per_sample");
+    use.elementwise_flops_per_sample = item.number("elementwise_flops_per_sample");
+    return use;
+  });
+  layer.train_step = reader.optional_text("train_step");
   reader.done();
   return layer;
 }
