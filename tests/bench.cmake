@@ -25,6 +25,13 @@ if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_PYTHON)
   endforeach()
 endif()
 
+# The whole models' matrix FLOPs, summed from their inventories, against FlopCounterMode (issue 25).
+if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_PYTHON)
+  add_test(NAME bench/models_flops
+           COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/models_flop_check.py $<TARGET_FILE:layerbench>)
+  set_tests_properties(bench/models_flops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT HF_HUB_OFFLINE=1)
+endif()
+
 # The whole models (engine/bench/models/) against torchvision's resnet50 and transformers' BERT: parameter
 # counts, outputs with the Python weights loaded, the aten:: operators of one forward (docs/models.md).
 # tests/python/test_models_reference.py drives bench_models_driver, one CTest test per TestCase; skipped

@@ -32,10 +32,35 @@ std::optional<std::string> aoti_unsupported(const Axes& axes)
   return std::nullopt;
 }
 
+// Why the torch.compile worker cannot run `axes` for this layer, or nullopt. It compiles the whole models'
+// Python twins (bench/models/compiled_train.py) in their own layout, in inference mode or a training step.
+std::optional<std::string> torch_compile_unsupported(const Axes& axes, const LayerTraits& layer)
+{
+  const std::string what = "compiled=torch_compile: ";
+  if (!layer.model) {
+    return what + "the Python worker compiles whole models; " + layer.name
+           + " is a layer (its compiled corner is aot_inductor)";
+  }
+  if (axes.mode == dataset::GradMode::no_grad) {
+    return what + "the worker runs mode=inference_mode or train, not no_grad";
+  }
+  if (axes.memory_format != dataset::MemoryFormat::contiguous) {
+    return what + "the worker's inputs are contiguous";
+  }
+  if (axes.cudnn_benchmark != dataset::CudnnBenchmark::off) {
+    return what + "cudnn_benchmark=on is not set in the worker";
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 bool device_supports(const Axes& axes, DeviceKind device)
 {
+  // A layer-independent rule: no layer of the cube runs in the worker; the models ask for it by name.
+  if (axes.compiled == dataset::Compiled::torch_compile) {
+    return false;
+  }
   if (axes.compiled == dataset::Compiled::aot_inductor && aoti_unsupported(axes)) {
     return false;
   }
@@ -62,7 +87,13 @@ std::optional<std::string> unsupported(const Axes& axes, DeviceKind device, cons
   if (axes.memory_format == dataset::MemoryFormat::channels_last && layer.rank != InputRank::four_d) {
     return "memory_format=channels_last: a layout of 4-D tensors; " + layer.name + " takes no 4-D input";
   }
+  if (axes.compiled == dataset::Compiled::torch_compile) {
+    return torch_compile_unsupported(axes, layer);
+  }
   if (axes.compiled == dataset::Compiled::aot_inductor) {
+    if (layer.model) {
+      return "compiled=aot_inductor: " + layer.name + " is a whole model, whose AOTInductor export is not built yet";
+    }
     return aoti_unsupported(axes);
   }
   return std::nullopt;
@@ -76,8 +107,36 @@ PresetName parse_preset(const std::string& text)
   if (text == "cube") {
     return PresetName::cube;
   }
-  throw UsageError("--preset: \"" + text + "\" is not one of reference, cube");
+  if (text == "models") {
+    return PresetName::models;
+  }
+  throw UsageError("--preset: \"" + text + "\" is not one of reference, cube, models");
 }
+
+namespace {
+
+Preset models_preset(DeviceKind device)
+{
+  Preset result;
+  result.layers = {"ResNet50", "BertBase", "BertLarge"};
+  result.grid.mode = {dataset::GradMode::inference_mode, dataset::GradMode::train};
+  if (device == DeviceKind::cuda) {
+    result.grid.precision = {dataset::Precision::fp32, dataset::Precision::tf32, dataset::Precision::bf16,
+                             dataset::Precision::fp16};
+    result.batch_sizes = {1, 8, 32, 64, 128, 256, 512};
+    return result;
+  }
+  result.grid.precision = {dataset::Precision::fp32, dataset::Precision::bf16};
+  result.batch_sizes = {1, 8};
+  // A BERT-large training step at batch 8 takes seconds on 2 cores: the fewest samples, and a budget
+  // that the slowest cells overrun by their own few samples only.
+  result.warmup_seconds = 0.0;
+  result.min_samples = k_fewest_samples;
+  result.cell_budget_seconds = 2.0;
+  return result;
+}
+
+} // namespace
 
 Preset preset(PresetName name, DeviceKind device)
 {
@@ -85,6 +144,9 @@ Preset preset(PresetName name, DeviceKind device)
   if (name == PresetName::reference) {
     result.batch_sizes = dataset::default_batch_sizes();
     return result;
+  }
+  if (name == PresetName::models) {
+    return models_preset(device);
   }
   // Every value the device supports; corners a layer cannot run are skipped cells.
   dataset::AxisGrid all;

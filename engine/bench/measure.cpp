@@ -7,6 +7,7 @@
 #include "bench/detail/measurers.hpp"
 #include "bench/detail/sampling.hpp"
 #include "bench/profile.hpp"
+#include "bench/python_worker.hpp"
 
 namespace layerbench::bench {
 
@@ -67,7 +68,8 @@ std::optional<dataset::Cell> measure_built(const LayerSpec& spec,
       return std::nullopt;
     }
   }
-  if (train) {
+  // A whole model's step is timed whole; its parts are the layer sum's business (docs/models.md).
+  if (train && spec.kind == dataset::LayerKind::layer) {
     auto parts = detail::measure_train_parts(cell_body, backend, settings, interrupted);
     if (!parts) {
       return std::nullopt;
@@ -153,6 +155,10 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           const std::atomic<bool>& interrupted,
                                           const std::filesystem::path& aoti_package)
 {
+  if (axes.compiled == dataset::Compiled::torch_compile) {
+    return measure_in_worker({spec.name, batch_size, axes, backend.kind(), torch::get_num_threads(), settings},
+                             interrupted);
+  }
   const auto cell_start = Clock::now();
   try {
     const detail::GlobalKnobs knobs(axes);

@@ -331,7 +331,9 @@ void profile_cells(dataset::Dataset& result,
 {
   const auto packages = aoti_cache(options);
   for (auto& cell : result.results) {
-    if (cell.status != dataset::CellStatus::ok || !cell.operators.empty() || !cell.kernels.empty()) {
+    // A torch.compile cell ran in the Python worker, whose profile LayerBench cannot take.
+    if (cell.status != dataset::CellStatus::ok || !cell.operators.empty() || !cell.kernels.empty()
+        || cell.axes.compiled == dataset::Compiled::torch_compile) {
       continue;
     }
     if (interrupted.load()) {

@@ -89,7 +89,8 @@ const std::vector<AxisInfo>& axis_table()
     {"cudnn_benchmark", {"off", "on"}, "torch.backends.cudnn.benchmark (CUDA); the first call pays the autotuning"},
     {"mode", {"inference_mode", "no_grad", "train"},
      "torch.inference_mode(), torch.no_grad() or training: module.train(), forward and backward"},
-    {"compiled", {"eager", "aot_inductor"}, "eager, or an AOTInductor package compiled from torch.export"},
+    {"compiled", {"eager", "aot_inductor", "torch_compile"},
+     "eager, an AOTInductor package compiled from torch.export, or torch.compile in a Python worker (whole models)"},
   };
   return table;
 }

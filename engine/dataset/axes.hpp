@@ -28,7 +28,8 @@ enum class GradMode {
   train           // module.train(), forward + backward
 };
 
-enum class Compiled { eager, aot_inductor };
+// torch_compile: a whole model compiled with torch.compile in a Python worker (bench/python_worker.hpp).
+enum class Compiled { eager, aot_inductor, torch_compile };
 
 struct Axes
 {

@@ -346,6 +346,12 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
       checker.add(pointer + "/aoti", "an AOTInductor package on a cell that is not compiled=aot_inductor");
     }
   }
+  if (cell.runtime) {
+    checker.at_least(pointer + "/runtime/compile_seconds", cell.runtime->compile_seconds, 0, 1e7);
+    if (cell.axes.compiled != Compiled::torch_compile) {
+      checker.add(pointer + "/runtime", "a Python worker's runtime on a cell that is not compiled=torch_compile");
+    }
+  }
   checker.at_least(pointer + "/page_faults_per_iteration", cell.page_faults_per_iteration, 0, 1e12);
   check_profile(cell, pointer, checker);
   if (cell.train) {

@@ -87,11 +87,39 @@ CellBody::CellBody(const LayerSpec& spec,
     return m_instance.forward();
   };
   body = [this] { forward(); };
-  if (train) {
+  if (train && m_instance.training) {
+    train_model(axes.precision, torch_device(backend).type());
+  } else if (train) {
     targets = grad_targets(m_instance);
     m_seed = torch::ones_like(forward());
     body = [this] { gradients(forward(), targets.both, m_seed, RetainGraph::no); };
   }
+}
+
+void CellBody::train_model(dataset::Precision precision, c10::DeviceType device_type)
+{
+  if (precision == dataset::Precision::fp16) {
+    m_scaler.emplace();
+  }
+  body = [this, autocast = autocast_dtype(precision), device_type] {
+    const auto& training = *m_instance.training;
+    training.zero_grad();
+    torch::Tensor loss;
+    {
+      std::optional<AutocastScope> scope;
+      if (autocast) {
+        scope.emplace(device_type, *autocast);
+      }
+      loss = training.loss();
+    }
+    if (m_scaler) {
+      m_scaler->scale(loss).backward();
+      m_scaler->step_and_update(training.parameters, training.step);
+    } else {
+      loss.backward();
+      training.step();
+    }
+  };
 }
 
 } // namespace layerbench::bench::detail
