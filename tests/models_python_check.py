@@ -145,6 +145,13 @@ def check_parity() -> None:
           f"BertTiny train: {cells[1]}")
     check(parity.parse_cell_name(parity.cell_name(("BertTiny", 8, "train", "bf16"))) == ("BertTiny", 8, "train", "bf16"),
           "cell names read back")
+    args = parity.parse_arguments(["--layerbench", "lb", "--models", "BertTiny", "--batch-sizes", "1,8", "--modes",
+                                   "train", "--precisions", "fp32,bf16", "--threads", "2", "--out", "report.json"])
+    check(parity.layerbench_command(args, Path("/nonexistent/run-1.json")) == [
+        "lb", "run", "--device", "cpu", "--threads", "2", "--layers", "BertTiny", "--batch-sizes", "1,8", "--axes",
+        "mode=train", "--axes", "precision=fp32,bf16", "--cpu-memory", "steady-state", "--no-profiles", "--no-peaks",
+        "--out", "/nonexistent/run-1.json"], "the layerbench run of a round")
+    check(len(parity.matrix(args)) == 4, "the cells: 2 batch sizes x 1 mode x 2 precisions")
     check("OUTSIDE" in parity.table({"cells": cells, "summary": parity.layer_parity.summarize(cells, parity.TARGETS),
                                      "targets": parity.TARGETS}), "the table marks cells outside the target")
 

@@ -196,10 +196,13 @@ def read_python(path: Path) -> dict:
 # ---- the LayerBench side -------------------------------------------------------------------------------
 
 def layerbench_command(args, out: Path) -> list:
-    """One `layerbench run` for every cell; timings only (no profiles, no peaks: both come after the timings)."""
-    return [args.layerbench, "run", "--device", args.device, "--threads", str(args.threads), "--layers", args.models,
-            "--batch-sizes", args.batch_sizes, "--axes", f"mode={args.modes}", "--axes", f"precision={args.precisions}",
-            "--cpu-memory", args.cpu_memory, "--no-profiles", "--no-peaks", "--out", str(out)]
+    """One `layerbench run` for every cell; timings only (no profiles, no peaks: both come after the timings).
+    Resumed from its checkpoint when an earlier process of the round was cut short."""
+    command = [args.layerbench, "run", "--device", args.device, "--threads", str(args.threads), "--layers",
+               args.models, "--batch-sizes", args.batch_sizes, "--axes", f"mode={args.modes}", "--axes",
+               f"precision={args.precisions}", "--cpu-memory", args.cpu_memory, "--no-profiles", "--no-peaks",
+               "--out", str(out)]
+    return command + (["--resume"] if Path(str(out) + ".partial").exists() else [])
 
 
 def run_layerbench(args, out: Path) -> None:
@@ -216,16 +219,21 @@ def run_rounds(args, folder: Path) -> tuple:
     for r in range(1, args.rounds + 1):
         sides = ["layerbench", "python"] if r % 2 == 1 else ["python", "layerbench"]
         for side in sides:
-            print(f"round {r}/{args.rounds}: {side}", file=sys.stderr, flush=True)
-            if side == "layerbench":
-                run_layerbench(args, folder / f"run-{r}.json")
-            else:
-                run_python(args, folder / f"python-{r}.json")
+            run_side(args, side, r, folder / (f"run-{r}.json" if side == "layerbench" else f"python-{r}.json"))
         dataset = json.loads((folder / f"run-{r}.json").read_text())
         first = first or dataset
         append_round(layerbench, dataset_medians(dataset, models))
         append_round(python, read_python(folder / f"python-{r}.json"))
     return layerbench, python, first
+
+
+def run_side(args, side: str, r: int, out: Path) -> None:
+    """A side whose file exists (in --keep-dir) is done; one cut short continues from its .partial."""
+    if out.exists():
+        print(f"round {r}/{args.rounds}: {side} already measured ({out.name})", file=sys.stderr, flush=True)
+        return
+    print(f"round {r}/{args.rounds}: {side}", file=sys.stderr, flush=True)
+    (run_layerbench if side == "layerbench" else run_python)(args, out)
 
 
 def append_round(into: dict, medians: dict) -> None:
@@ -236,8 +244,7 @@ def append_round(into: dict, medians: dict) -> None:
 def python_rounds(args, folder: Path) -> dict:
     python = {}
     for r in range(1, args.rounds + 1):
-        print(f"round {r}/{args.rounds}: python", file=sys.stderr, flush=True)
-        run_python(args, folder / f"python-{r}.json")
+        run_side(args, "python", r, folder / f"python-{r}.json")
         append_round(python, read_python(folder / f"python-{r}.json"))
     return python
 
