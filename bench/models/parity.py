@@ -19,6 +19,7 @@ cells of at least CELL_MIN_MS on either side are flagged outside 0.95-1.05. The 
 
 import argparse
 import datetime
+import difflib
 import importlib.util
 import json
 import shlex
@@ -130,30 +131,41 @@ def table(doc: dict) -> str:
 # ---- the Python side -----------------------------------------------------------------------------------
 
 def matrix(args) -> list:
-    """Every (model, batch, mode, precision) asked for, in matrix order; a bad name is a usage error."""
-    keys = []
-    for model in split(args.models):
-        for batch in (int(b) for b in split(args.batch_sizes)):
-            for mode in split(args.modes):
-                for precision in split(args.precisions):
-                    py_models.check_corner(model, mode, precision, torch_device(args.device))
-                    keys.append((model, batch, mode, precision))
-    return keys
+    """Every (model, batch, mode, precision) asked for, in matrix order (names checked by check_names)."""
+    return [(model, int(batch), mode, precision) for model in split(args.models) for batch in split(args.batch_sizes)
+            for mode in split(args.modes) for precision in split(args.precisions)]
+
+
+def unknown_name(option: str, value: str, known: tuple) -> str:
+    close = difflib.get_close_matches(value, known, n=1)
+    hint = f", did you mean '{close[0]}'?" if close else ""
+    return f"argument {option}: unknown value '{value}'{hint} (values: {', '.join(known)})"
+
+
+def check_names(args) -> str:
+    """The first problem with --models, --modes, --precisions or --batch-sizes, or '' when there is none."""
+    for option, text, known in [("--models", args.models, py_models.MODELS), ("--modes", args.modes, py_models.MODES),
+                                ("--precisions", args.precisions, py_models.PRECISIONS)]:
+        for value in split(text) or [""]:
+            if value not in known:
+                return unknown_name(option, value, known)
+    if "fp16" in split(args.precisions) and args.device != "cuda":
+        return "argument --precisions: fp16 (autocast float16 with a GradScaler) needs --device cuda"
+    sizes = split(args.batch_sizes)
+    if not sizes or not all(size.isdigit() and int(size) > 0 for size in sizes):
+        return f"argument --batch-sizes: '{args.batch_sizes}' is not a list of positive integers"
+    return ""
 
 
 def split(text: str) -> list:
     return [item for item in text.split(",") if item]
 
 
-def torch_device(name: str):
-    import torch
-    return torch.device(name)
-
-
 def time_twin(key: tuple, args) -> float:
-    """Median ms per step: a first call, a warm-up of at least WARMUP_SECONDS (and 2 steps), then blocked_autorange."""
+    """Median ms per step: a first call, a warm-up of at least --warmup seconds (and 2 steps), then blocked_autorange."""
+    import torch
     from torch.utils import benchmark
-    twin = py_models.build(*key, torch_device(args.device))
+    twin = py_models.build(*key, torch.device(args.device))
     timer = benchmark.Timer(stmt="step()", globals={"step": twin.step}, num_threads=args.threads)
     first = timer.timeit(1).median
     timer.timeit(max(2, int(args.warmup / max(first, 1e-6))))
@@ -167,10 +179,25 @@ def python_side(args) -> int:
     torch.set_num_threads(args.threads)
     partial = Path(args.partial)
     done = layer_parity.read_partial(partial)
-    for key in matrix(args):
-        if cell_name(key) not in done:
-            layer_parity.append_partial(partial, cell_name(key), time_twin(key, args))
+    try:
+        for key in matrix(args):
+            if cell_name(key) not in done:
+                time_into(partial, key, args)
+    except KeyboardInterrupt:
+        print(f"models parity: interrupted; the cells timed so far are kept in {partial}", file=sys.stderr)
+        return 130
     return 0
+
+
+def time_into(partial: Path, key: tuple, args) -> None:
+    """A cell that cannot run here (out of memory) is left out of the comparison, with a message; the rest go on."""
+    try:
+        median_ms = time_twin(key, args)
+    except Exception as error:  # torch.OutOfMemoryError and the like
+        print(f"models parity: {cell_name(key)}: not timed in Python: {type(error).__name__}: "
+              f"{str(error).strip().splitlines()[0] if str(error).strip() else ''}", file=sys.stderr)
+        return
+    layer_parity.append_partial(partial, cell_name(key), median_ms)
 
 
 def run_python(args, out: Path) -> None:
@@ -345,16 +372,9 @@ def parse_arguments(argv=None):
         p.error("--threads and --rounds must be at least 1, --min-run-time positive, --warmup not negative")
     if args.dataset and args.layerbench:
         p.error("--dataset and --layerbench: give one (a dataset measured before, or LayerBench run now)")
-    try:
-        sizes = [int(b) for b in split(args.batch_sizes)]
-        if not sizes or min(sizes) < 1:
-            raise ValueError
-    except ValueError:
-        p.error(f"argument --batch-sizes: '{args.batch_sizes}' is not a list of positive integers")
-    try:
-        matrix(args)
-    except ValueError as error:
-        p.error(f"the cells: {error}")
+    problem = check_names(args)
+    if problem:
+        p.error(problem)
     args.id = args.id or f"parity-models-{args.device}"
     args.title = args.title or f"LayerBench's model cells against torch.utils.benchmark, {args.device.upper()}"
     args.out = args.out or str(SOURCE_DIR / "data" / "validation" / f"{args.id}.json")
