@@ -267,8 +267,8 @@ def settings_of(args, p: argparse.ArgumentParser) -> dict:
         p.error(f"argument --noise-target: {settings['noise_target']} is not below 1")
     if settings["min_samples"] > settings["max_samples"]:
         p.error(f"argument --min-samples: {settings['min_samples']} is above --max-samples {settings['max_samples']}")
-    if args.precision == "fp16" and args.device != "cuda":
-        p.error("argument --precision: fp16 (autocast float16 with a GradScaler) needs --device cuda")
+    if args.precision in py_models.CUDA_ONLY and args.device != "cuda":
+        p.error(f"argument --precision: {args.precision} ({py_models.CUDA_ONLY[args.precision]}) needs --device cuda")
     if not Path(args.out).resolve().parent.is_dir():
         p.error(f"argument --out: the folder of {args.out} does not exist")
     return settings

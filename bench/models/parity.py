@@ -149,8 +149,9 @@ def check_names(args) -> str:
         for value in split(text) or [""]:
             if value not in known:
                 return unknown_name(option, value, known)
-    if "fp16" in split(args.precisions) and args.device != "cuda":
-        return "argument --precisions: fp16 (autocast float16 with a GradScaler) needs --device cuda"
+    for precision in split(args.precisions):
+        if precision in py_models.CUDA_ONLY and args.device != "cuda":
+            return f"argument --precisions: {precision} ({py_models.CUDA_ONLY[precision]}) needs --device cuda"
     sizes = split(args.batch_sizes)
     if not sizes or not all(size.isdigit() and int(size) > 0 for size in sizes):
         return f"argument --batch-sizes: '{args.batch_sizes}' is not a list of positive integers"

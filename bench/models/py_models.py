@@ -7,6 +7,7 @@ One builder per model and mode, shared by compiled_train.py (torch.compile) and 
 - inference_mode: model.eval(); under torch.inference_mode() (and autocast for bf16/fp16) one forward.
 - train: model.train(); optimizer.zero_grad(set_to_none=True); forward and loss (under autocast for
   bf16/fp16); backward; optimizer.step(). fp16 scales the loss with torch.amp.GradScaler.
+- fp32 is IEEE float32 on CUDA too; tf32 (CUDA) lets matmuls and convolutions use TF32.
 
 ResNet50 is torchvision's resnet50() on randn [B, 3, 224, 224]; its loss is cross_entropy against labels
 randint(0, 1000, [B]); SGD(lr=1e-3, momentum=0.9, weight_decay=1e-4). BertBase and BertLarge are
@@ -34,7 +35,8 @@ MLM_FRACTION = 0.15
 SEED = 0  # weights, inputs and the masked positions
 
 MODES = ("inference_mode", "train")
-PRECISIONS = ("fp32", "bf16", "fp16")
+PRECISIONS = ("fp32", "tf32", "bf16", "fp16")
+CUDA_ONLY = {"tf32": "TF32 matmuls and convolutions", "fp16": "autocast float16 with a GradScaler"}
 AUTOCAST_DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
 
 # BertConfig's other defaults are bert-base-cased's: 512 positions, 2 token types, GELU (erf), eps 1e-12.
@@ -69,8 +71,15 @@ def check_corner(model: str, mode: str, precision: str, device: torch.device) ->
         raise ValueError(f"unknown mode '{mode}' (modes: {', '.join(MODES)})")
     if precision not in PRECISIONS:
         raise ValueError(f"unknown precision '{precision}' (precisions: {', '.join(PRECISIONS)})")
-    if precision == "fp16" and device.type != "cuda":
-        raise ValueError("precision fp16 (autocast float16 with a GradScaler) runs on CUDA only")
+    if precision in CUDA_ONLY and device.type != "cuda":
+        raise ValueError(f"precision {precision} ({CUDA_ONLY[precision]}) runs on CUDA only")
+
+
+def set_float32(precision: str) -> None:
+    """float32 is IEEE fp32 on cuBLAS and cuDNN except at tf32, as LayerBench sets it (bench/detail/corner.cpp):
+    PyTorch lets cuDNN's convolutions use TF32 unless told otherwise. No effect on the CPU."""
+    torch.backends.cuda.matmul.allow_tf32 = precision == "tf32"
+    torch.backends.cudnn.allow_tf32 = precision == "tf32"
 
 
 def autocast(precision: str, device: torch.device):
@@ -173,6 +182,7 @@ def build(model: str, batch_size: int, mode: str, precision: str, device: torch.
     if batch_size < 1:
         raise ValueError(f"batch size {batch_size} is not a positive integer")
     torch.manual_seed(SEED)
+    set_float32(precision)
     wrap = wrap or (lambda module: module)
     if model in RESNET_BLOCKS:
         return resnet_twin(model, batch_size, mode, precision, device, wrap)
