@@ -31,7 +31,8 @@ DLE = "https://github.com/NVIDIA/DeepLearningExamples/blob"
 RESNET_README = f"{DLE}/291f0d02e815b148fa5c2b81bf07aa3552142895/PyTorch/Classification/ConvNets/resnet50v1.5/README.md"
 BERT_README = f"{DLE}/master/PyTorch/LanguageModeling/BERT/README.md"
 DERIVED = ("median_ms is derived, not printed: batch size / the page's throughput x 1000, the time of one "
-           "training step of one batch on one GPU; the page gives throughput only, averaged as it says.")
+           "training step of one batch on one GPU; the page gives throughput only, no median or spread.")
+CONFIGS_YML = "configs.yml (PyTorch/Classification/ConvNets/configs.yml, commit 097c7ff917b7c56246590b1246a8f5bd8957c534)"
 
 RESNET50 = {
     "id": "dle-a100-80gb-resnet50-reference",
@@ -57,8 +58,8 @@ RESNET50 = {
         "software": "pytorch-21.03 NGC container",
         "notes": [
             "The 1-GPU row of the table: 938 img/s (TF32) and 2470 img/s (mixed precision).",
-            "The table gives no batch size; 256 per GPU is the repository's configs.yml for resnet50 on DGXA100 "
-            "(TF32 and AMP), and main.py's default (-b, per GPU).",
+            f"The table gives no batch size; 256 per GPU is the repository's {CONFIGS_YML} for resnet50 on "
+            "DGXA100 (TF32 and AMP), and the README's main.py default (-b, per GPU).",
             "Mixed precision is recorded as precision fp16 and memory format channels_last: configs.yml runs AMP "
             "with memory_format nhwc and a static loss scale; TF32 runs NCHW (contiguous).",
             "NVIDIA's recipe, not LayerBench's step: ImageNet data loading as launch.py configures it, label smoothing "
