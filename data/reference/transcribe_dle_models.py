@@ -159,7 +159,7 @@ def main() -> int:
     for reference in (RESNET50, BERT_LARGE):
         path = out_dir / f"{reference['id']}.json"
         path.write_text(json.dumps(dataset(reference, layerbench), indent=2) + "\n")
-        print(f"{path}: {len(reference['cells'])} cells")
+        print(f"{path}: {len(reference['cells'])} published figures")
     return 0
 
 
