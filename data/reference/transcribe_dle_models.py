@@ -40,7 +40,9 @@ RESNET50 = {
              "(reference, not measured by LayerBench)",
     "layer": {"name": "ResNet50", "module": "torchvision.models.resnet50",
               "config": "ResNet-50 v1.5, 224x224 ImageNet images, one training step (NVIDIA's recipe)",
-              "input_shape": "B x 3 x 224 x 224", "mode": "train"},
+              "input_shape": "B x 3 x 224 x 224", "mode": "train",
+              "train_step": "NVIDIA's: forward, cross-entropy with label smoothing 0.1, backward, SGD with momentum "
+                            "0.875 (no weight decay on batch norm parameters); AMP with a static loss scale"},
     # README, "Training performance: NVIDIA DGX A100 (8x A100 80GB)", row "1 GPU":
     # | 1 | 938 img/s | 2470 img/s | 2.63 x | ...
     # Batch size and memory format: configs.yml, models.resnet50.DGXA100 (TF32: batch_size 256; AMP: batch_size
@@ -77,7 +79,9 @@ BERT_LARGE = {
     "layer": {"name": "BertLarge", "module": "BertForPreTraining",
               "config": "BERT large (24 layers, 1024 wide, 16 heads), sequence length 128, one pretraining "
                         "micro-batch (NVIDIA's phase 1 recipe)",
-              "input_shape": "B x 128", "mode": "train"},
+              "input_shape": "B x 128", "mode": "train",
+              "train_step": "NVIDIA's phase 1: forward, masked-LM and next-sentence loss, backward, accumulated "
+                            "over 64 (TF32) or 32 (FP16) micro-batches per LAMB step"},
     # README, "Pre-training NVIDIA DGX A100 (8x A100 80GB)", first row:
     # | 1 | 128 and 256 | 8192 and 8192 | 64 and 32 | 128 | 317 | 580 | 1.83 | 1.00 | 1.00 |
     "cells": [(128, {"precision": "tf32"}, 317), (256, {"precision": "fp16"}, 580)],
@@ -128,9 +132,10 @@ def results(reference: dict) -> list:
 
 def dataset(reference: dict, layerbench: str) -> dict:
     version, commit = tool_version(layerbench)
-    layer = reference["layer"]
+    # A whole model (schema 1.5.0); the pages list none of its layers, so `contains` is empty.
+    layer = dict(reference["layer"], kind="model", contains=[])
     return {
-        "schema_version": "1.4.0",
+        "schema_version": "1.5.0",
         "kind": "published-reference",
         "id": reference["id"],
         "version": 0,
