@@ -53,6 +53,19 @@ foreach(models_case ParameterCounts ResNet50 Bert)
   set_tests_properties(bench/models_${models_case} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
 endforeach()
 
+# bench/models/ (issue 25): the torch.compile worker writes a valid cell (ResNetTiny, batch 1, a training step on the
+# CPU, a tiny budget), and the model cross-check's arithmetic on a hand-made dataset. Python only; no timing is
+# asserted. Mostly Inductor's compilation: about 45 s with a cold cache and 20 s warm on a quiet 2-core VM, minutes
+# when other builds share the cores (bench/models/README.md).
+if(LAYERBENCH_PYTHON)
+  add_test(NAME bench/models_python COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/models_python_check.py)
+  set_tests_properties(bench/models_python PROPERTIES ENVIRONMENT HF_HUB_OFFLINE=1)
+else()
+  add_test(NAME bench/models_python
+           COMMAND sh -c "echo 'SKIPPED: bench/models/ is checked with the Python of the venv (LAYERBENCH_PYTHON unset)'; exit 77")
+endif()
+set_tests_properties(bench/models_python PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+
 # A stand-in for libnvidia-ml.so.1, so bench::Nvml's success path is tested without a driver.
 if(TARGET test_bench)
   add_library(fake_nvml SHARED ${CMAKE_CURRENT_SOURCE_DIR}/fake_nvml.cpp)
