@@ -35,8 +35,8 @@ MeasureSettings quick()
 dataset::Axes corner(dataset::GradMode mode, dataset::Precision precision = dataset::Precision::fp32)
 {
   dataset::Axes axes;
-  axes.mode = mode;
-  axes.precision = precision;
+  axes.set(dataset::k_mode, mode);
+  axes.set(dataset::k_precision, precision);
   return axes;
 }
 

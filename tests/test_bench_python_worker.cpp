@@ -17,8 +17,8 @@ WorkerRequest request()
   WorkerRequest r;
   r.model = "BertTiny";
   r.batch_size = 2;
-  r.axes.mode = dataset::GradMode::train;
-  r.axes.compiled = dataset::Compiled::torch_compile;
+  r.axes.set(dataset::k_mode, dataset::GradMode::train);
+  r.axes.set(dataset::k_compiled, dataset::Compiled::torch_compile);
   r.threads = 2;
   return r;
 }

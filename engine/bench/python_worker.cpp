@@ -46,7 +46,7 @@ std::vector<std::string> worker_command(const std::string& python, const std::fi
 {
   const auto& s = r.settings;
   return {python, script.string(), "--model", r.model, "--batch-size", std::to_string(r.batch_size),
-          "--mode", dataset::to_string(r.axes.mode), "--precision", dataset::to_string(r.axes.precision),
+          "--mode", dataset::to_string(r.axes[dataset::k_mode]), "--precision", dataset::to_string(r.axes[dataset::k_precision]),
           "--device", r.device == DeviceKind::cuda ? "cuda" : "cpu", "--threads", std::to_string(r.threads),
           "--warmup", number(s.warmup_seconds), "--warmup-iterations", std::to_string(s.warmup_min_iterations),
           "--block-target", number(s.block_target_seconds), "--noise-target", number(s.stopping.noise_target),
