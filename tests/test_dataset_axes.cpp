@@ -309,7 +309,7 @@ TEST_CASE("dataset::ScopedAxis")
   }
   SUBCASE("help")
   {
-    CHECK(dataset::axes_help().find("compiled=eager,aot_inductor fake=a,b,c") != std::string::npos);
+    CHECK(dataset::axes_help().find("compiled=eager,aot_inductor,torch_compile fake=a,b,c") != std::string::npos);
     CHECK(test::error_of([&] { dataset::apply_axes_argument(grid, "fake=d"); }).find("(values: a, b, c)") != std::string::npos);
   }
   SUBCASE("CSV columns: appended after every other column, each row naming its value")
