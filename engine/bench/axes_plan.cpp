@@ -226,10 +226,14 @@ Estimate estimate(const std::vector<LayerTraits>& layers,
         continue;
       }
       compiles = compiles || corner[dataset::k_compiled] == dataset::Compiled::aot_inductor;
+      // A whole model's train step is timed whole, not in parts.
       const bool train = corner[dataset::k_mode] == dataset::GradMode::train;
-      result.train += train ? count : 0;
+      result.train += train && !layer.model ? count : 0;
       const double part = warmup_seconds + rule.budget_seconds + k_cell_overhead_seconds;
-      result.seconds += count * part * timed_budgets(corner, device);
+      result.seconds += count * part * (train && layer.model ? 1 : timed_budgets(corner, device));
+      if (corner[dataset::k_compiled] == dataset::Compiled::torch_compile) {
+        result.seconds += count * k_torch_compile_seconds;
+      }
     }
     if (compiles && cached_packages.count(layer.name) == 0) {
       result.compiles += 1;

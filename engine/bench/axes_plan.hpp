@@ -64,7 +64,7 @@ struct Estimate
 {
   int cells = 0;    // every (layer, batch size, corner)
   int skipped = 0;  // unsupported corners, recorded at no cost
-  int train = 0;    // measured cells of mode train
+  int train = 0;    // measured cells of mode train timed in parts (layers; a model's step is timed whole)
   int compiles = 0; // AOTInductor packages to export and compile
   double seconds = 0;
 };
@@ -77,6 +77,9 @@ int timed_budgets(const dataset::Axes& corner, DeviceKind device);
 // One package's export and compile on a 2-core CPU with torch 2.11 (docs/settings.md): 35 s for
 // LayerNorm, 46 s for Linear(4096, 4096); the larger layers take longer.
 inline constexpr double k_aoti_compile_seconds = 60;
+// One torch.compile cell's compilation in the Python worker, paid per cell: 24 to 47 CPU seconds for the
+// tiny test models on 2 cores with a cold cache (bench/models/README.md); the full models take longer.
+inline constexpr double k_torch_compile_seconds = 60;
 
 Estimate estimate(const std::vector<LayerTraits>& layers,
                   size_t batch_sizes,
