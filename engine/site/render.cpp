@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "site/render.hpp"
 
-#include "dataset/csv.hpp"
 #include "site/site_data.hpp"
 #include "site/template_set.hpp"
 #include "site/view_model.hpp"
@@ -69,9 +68,9 @@ size_t write_site(const TemplateSet& templates,
     write(out / page.path, templates.render_page(page.template_name, page.view));
     ++written;
   }
-  for (const auto& entry : site.datasets) {
-    write(out / "data" / (entry.slug + ".json"), entry.bytes);
-    write(out / "data" / (entry.slug + ".csv"), dataset::to_csv(entry.data));
+  for (const SiteDataset* entry : dataset_files(site)) {
+    write(out / "data" / (entry->slug + ".json"), entry->bytes);
+    write(out / "data" / (entry->slug + ".csv"), entry->csv);
     written += 2;
   }
   write(out / k_site_marker, "This folder was rendered by LayerBench; render and serve replace it whole.\n");
