@@ -201,7 +201,8 @@ TEST_CASE("site::load_site_data splits models from layers")
     CHECK(split.data.layers[0].name == "ResNetTiny");
     CHECK(split.data.results.size() == 4);
     CHECK(site::dataset_files(data).size() == 5); // the mixed file is downloaded once
-    CHECK(local.csv == split.csv);                // of the whole file
+    CHECK(local.file == split.file);              // the whole file, for the download
+    CHECK(local.file->results.size() == 16);
   }
   SUBCASE("a data folder of models alone is refused, naming the folder")
   {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/render.hpp"
 
+#include "dataset/csv.hpp"
 #include "site/site_data.hpp"
 #include "site/template_set.hpp"
 #include "site/view_model.hpp"
@@ -70,7 +71,7 @@ size_t write_site(const TemplateSet& templates,
   }
   for (const SiteDataset* entry : dataset_files(site)) {
     write(out / "data" / (entry->slug + ".json"), entry->bytes);
-    write(out / "data" / (entry->slug + ".csv"), entry->csv);
+    write(out / "data" / (entry->slug + ".csv"), dataset::to_csv(entry->file ? *entry->file : entry->data));
     written += 2;
   }
   write(out / k_site_marker, "This folder was rendered by LayerBench; render and serve replace it whole.\n");

@@ -2,7 +2,6 @@
 #include "site/site_data.hpp"
 
 #include "dataset/catalog.hpp"
-#include "dataset/csv.hpp"
 #include "dataset/data_folder.hpp"
 #include "dataset/io.hpp"
 #include "site/view_common.hpp"
@@ -26,7 +25,7 @@ SiteDataset site_dataset(dataset::Dataset data, std::string bytes, std::string s
 {
   SiteDataset entry;
   entry.slug = std::string(origin == DatasetOrigin::local ? "local-" : "") + data.id + "-v" + std::to_string(data.version);
-  entry.csv = dataset::to_csv(data);
+  entry.file = std::make_shared<const dataset::Dataset>(data);
   entry.data = std::move(data);
   entry.bytes = std::move(bytes);
   entry.sha256 = std::move(sha256);

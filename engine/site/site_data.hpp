@@ -7,6 +7,7 @@
 #include "site/render.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,9 @@ struct SiteDataset
   std::string slug; // "<id>-v<version>": file names on the site
   std::string label; // the catalog's short name, with " vN" where two datasets share it
   DatasetOrigin origin = DatasetOrigin::published;
-  std::string csv;   // the download's CSV, of the whole file (layers and models alike)
+  // The whole file as parsed, layers and models alike, where `data` holds a part of it: for the
+  // downloads and what the datasets page says the file holds.
+  std::shared_ptr<const dataset::Dataset> file;
 };
 
 // A problem of the published reference that our own computations expose (dataset::Inconsistency),

@@ -445,6 +445,20 @@ size_t count_cells(const Dataset& data, dataset::CellStatus status)
                                            [status](const dataset::Cell& cell) { return cell.status == status; }));
 }
 
+// "14 layers", "3 models", "14 layers and 1 model".
+std::string contents_text(const Dataset& data)
+{
+  const auto models = std::count_if(data.layers.begin(), data.layers.end(),
+                                    [](const auto& layer) { return layer.kind == dataset::LayerKind::model; });
+  const auto layers = static_cast<int64_t>(data.layers.size()) - models;
+  const std::string layer_text = util::format_thousands(layers) + " layers"; // as the page has always said it
+  if (models == 0) {
+    return layer_text;
+  }
+  const std::string model_text = util::format_count(models, "model");
+  return layers == 0 ? model_text : layer_text + " and " + model_text;
+}
+
 } // namespace
 
 Data dataset_summary(const SiteDataset& entry, const std::string& root)
@@ -463,9 +477,10 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root)
   view.set("device", device_text(data));
   view.set("torch", torch_text(data));
   view.set("created", data.created);
-  view.set("layers", util::format_thousands(static_cast<int64_t>(data.layers.size())));
-  view.set("cells", util::format_thousands(static_cast<int64_t>(data.results.size())));
-  view.set("skipped", util::format_thousands(static_cast<int64_t>(count_cells(data, dataset::CellStatus::skipped))));
+  const Dataset& file = entry.file ? *entry.file : data;
+  view.set("layers", contents_text(file));
+  view.set("cells", util::format_thousands(static_cast<int64_t>(file.results.size())));
+  view.set("skipped", util::format_thousands(static_cast<int64_t>(count_cells(file, dataset::CellStatus::skipped))));
   view.set("sha256", entry.sha256);
   view.set("json_href", root + "data/" + entry.slug + ".json");
   view.set("csv_href", root + "data/" + entry.slug + ".csv");
