@@ -23,6 +23,7 @@ struct LayerTraits
 {
   std::string name;
   InputRank rank = InputRank::other;
+  bool model = false; // a whole model (bench/models/entries.hpp)
 };
 
 // Why `axes` cannot be measured for this layer on this device, or nullopt when it can. An
@@ -32,11 +33,12 @@ std::optional<std::string> unsupported(const dataset::Axes& axes, DeviceKind dev
 // True where every layer could run `axes` on `device` (the layer-independent rules only).
 bool device_supports(const dataset::Axes& axes, DeviceKind device);
 
-enum class PresetName { reference, cube };
+enum class PresetName { reference, cube, models };
 PresetName parse_preset(const std::string& text); // throws UsageError naming --preset
 
 struct Preset
 {
+  std::vector<std::string> layers; // empty: the fourteen layers of the catalog
   dataset::AxisGrid grid;
   std::vector<int> batch_sizes;
   // Overrides of the device's default measurement settings, where the preset must fit a time budget.
@@ -45,6 +47,10 @@ struct Preset
   std::optional<double> cell_budget_seconds;
 };
 
+// models: the whole models (ResNet50, BertBase, BertLarge), inference and a training step, fp32 and
+// bf16 (on CUDA also tf32 and fp16), eager; batch sizes 1 and 8 on the CPU, within about 10 minutes on
+// 2 cores, and on CUDA powers of two up to 512, where the batches that do not fit are skipped cells
+// (out of memory), so the largest that fits is the largest measured.
 // reference: today's matrix (one corner, dataset::k_default_batch_sizes). cube: every value of every axis
 // that the device supports; on the CPU with batch sizes 1 and 8, short budgets and eager only (no
 // AOTInductor exports), to finish within about 15 minutes on a 2-core machine.

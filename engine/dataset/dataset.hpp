@@ -37,7 +37,8 @@ struct SchemaVersion
 // 1.4.0 added rounds (a run measured in several processes, dataset/rounds.hpp), results[].rounds and
 // results[].round_spread, stats.samples_ms (the samples themselves), environment.other_cores_busy
 // (the busy-machine check) and provenance.forced (why publish was told to take a run it refuses).
-// 1.5.0 added layers[].{kind, contains, train_step}: whole models beside the layers (issue 25).
+// 1.5.0 added layers[].{kind, contains, train_step}: whole models beside the layers (issue 25), the
+// compiled value torch_compile and results[].runtime (the Python worker that measured such a cell).
 inline constexpr SchemaVersion k_schema_version{1, 5, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
@@ -349,6 +350,15 @@ struct AotiRecord
   bool cached = false;
 };
 
+// What ran a compiled=torch_compile cell (1.5.0): the Python worker's versions and what its compilation
+// cost (Dynamo, Inductor and the build of its kernels), not part of the timed steps.
+struct WorkerRuntime
+{
+  std::string python;
+  std::string torch;
+  std::optional<double> compile_seconds; // absent where the cell was skipped before it compiled
+};
+
 // A cell as one round of a multi-round run measured it (1.4.0).
 struct RoundCell
 {
@@ -392,6 +402,7 @@ struct Cell
   std::vector<Kernel> kernels;
   std::optional<TrainTimes> train; // mode train only
   std::optional<AotiRecord> aoti;  // compiled=aot_inductor only
+  std::optional<WorkerRuntime> runtime; // compiled=torch_compile only (1.5.0)
   // Multi-round runs (1.4.0): every round's measurement of the cell, and their spread. `stats` then
   // holds the median of the round medians (and the pooled quartiles); the other fields are the first
   // round's that measured it.

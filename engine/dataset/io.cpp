@@ -343,6 +343,10 @@ OrderedJson to_json(const Cell& cell)
     train["sum_ms"] = t.sum_ms;
     json["train"] = train;
   }
+  if (cell.runtime) {
+    json["runtime"] = {{"python", cell.runtime->python}, {"torch", cell.runtime->torch}};
+    put(json["runtime"], "compile_seconds", cell.runtime->compile_seconds);
+  }
   if (cell.aoti) {
     json["aoti"] = {{"compile_seconds", cell.aoti->compile_seconds}, {"cached", cell.aoti->cached}};
   }
@@ -816,6 +820,14 @@ Cell parse_cell(Reader reader)
     aoti.done();
     return record;
   });
+  cell.runtime = optional_object<WorkerRuntime>(reader, "runtime", [](Reader runtime) {
+    WorkerRuntime record;
+    record.python = runtime.text("python");
+    record.torch = runtime.text("torch");
+    record.compile_seconds = runtime.optional<double>("compile_seconds", &Reader::number);
+    runtime.done();
+    return record;
+  });
   cell.rounds = parse_list<RoundCell>(reader, "rounds", [](Reader& round) {
     RoundCell r;
     r.round = round.small_integer("round");
@@ -923,6 +935,14 @@ void check_units(Reader reader)
 }
 
 } // namespace
+
+Cell cell_from_json(const Json& json, const std::string& origin)
+{
+  if (!json.is_object()) {
+    throw Error(origin + ": not a dataset cell (expected a JSON object)");
+  }
+  return parse_cell(Reader(json, "", origin));
+}
 
 Dataset from_json(const Json& json, const std::string& origin)
 {

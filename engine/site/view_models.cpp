@@ -40,7 +40,7 @@ std::string sample_unit(const dataset::Layer& model)
 // other axis where it is not the reference value, so a compiled value shows whatever it is called.
 std::string setting_label(const Axes& axes)
 {
-  const std::string mode = dataset::to_string(axes.mode);
+  const std::string mode = dataset::to_string(axes[dataset::k_mode]);
   std::string text = mode == "inference_mode" ? "inference" : mode;
   for (const auto& axis : dataset::axis_table()) {
     const std::string value = dataset::axis_value(axes, axis.name);
@@ -51,7 +51,9 @@ std::string setting_label(const Axes& axes)
   return text;
 }
 
-std::string unit_of_work(const Axes& axes) { return axes.mode == dataset::GradMode::train ? "step" : "forward"; }
+bool is_train(const Axes& axes) { return axes[dataset::k_mode] == dataset::GradMode::train; }
+
+std::string unit_of_work(const Axes& axes) { return is_train(axes) ? "step" : "forward"; }
 
 std::vector<const Cell*> model_cells(const Dataset& data, const std::string& model)
 {
@@ -74,7 +76,7 @@ std::vector<Axes> settings_of(const std::vector<const Cell*>& cells)
     }
   }
   std::sort(settings.begin(), settings.end(), [](const Axes& a, const Axes& b) {
-    return a.mode != b.mode ? a.mode < b.mode : a < b;
+    return a[dataset::k_mode] != b[dataset::k_mode] ? a[dataset::k_mode] < b[dataset::k_mode] : a < b;
   });
   return settings;
 }
@@ -173,7 +175,7 @@ Data comparisons(const Dataset& data, const std::string& model, const std::vecto
         if (ratio == k_missing) {
           continue;
         }
-        const std::string mode = axes.mode == dataset::GradMode::train ? "training" : "inference";
+        const std::string mode = is_train(axes) ? "training" : "inference";
         sentences.push_back(Data(dataset::axis_value(axes, axis.name) + " is " + ratio + " the "
                                  + dataset::axis_value(base, axis.name) + " throughput for " + mode + " at batch "
                                  + std::to_string(batch) + " (" + setting_label(base) + " against " + setting_label(axes)
