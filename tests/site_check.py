@@ -184,7 +184,7 @@ class MenuLinks(html.parser.HTMLParser):
 
 
 def check_menu_reach(site):
-    """Every settings page and every roofline chart is two taps from the menu at most: a menu entry, then
+    """Every settings page, roofline chart and model page is two taps from the menu at most: a menu entry, then
     a link on the page it opens, so a phone reaches them without knowing where to look."""
     home = site / "index.html"
     menu = MenuLinks()
@@ -196,8 +196,8 @@ def check_menu_reach(site):
             parser = page_links(page.read_text(encoding="utf-8"))
             reached |= {(page.parent / urllib.parse.urldefrag(link)[0]).resolve() for _, link in parser.links
                         if not urllib.parse.urlparse(link).scheme and urllib.parse.urldefrag(link)[0]}
-    wanted = sorted(p.resolve() for folder in ("settings", "roofline") for p in (site / folder).glob("*.html"))
-    print(f"menu: {len(first)} entries; {len(wanted)} settings and roofline pages to reach")
+    wanted = sorted(p.resolve() for folder in ("settings", "roofline", "models") for p in (site / folder).glob("*.html"))
+    print(f"menu: {len(first)} entries; {len(wanted)} settings, roofline and model pages to reach")
     return [f"{p.relative_to(site.resolve())} is not two taps from the menu" for p in wanted if p not in reached]
 
 

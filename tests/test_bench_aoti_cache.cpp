@@ -286,7 +286,7 @@ TEST_CASE("bench::AotiCache with the real exporter: a LayerNorm package runs as 
     settings.warmup_seconds = 0;
     settings.stopping = {0.5, 3, 5, 0.05};
     dataset::Axes axes;
-    axes.compiled = dataset::Compiled::aot_inductor;
+    axes.set(dataset::k_compiled, dataset::Compiled::aot_inductor);
     const auto cell = bench::measure_cell(bench::find_layer("LayerNorm"), 2, axes, settings, *backend, interrupted,
                                           package->path);
     REQUIRE(cell);

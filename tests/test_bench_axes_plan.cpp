@@ -61,7 +61,7 @@ TEST_CASE("bench::unsupported")
     auto axes = with("compiled", "aot_inductor");
     CHECK(!bench::unsupported(axes, DeviceKind::cpu, k_linear));
     CHECK(!bench::unsupported(axes, DeviceKind::cuda, k_conv));
-    axes.mode = dataset::GradMode::no_grad;
+    axes.set(dataset::k_mode, dataset::GradMode::no_grad);
     CHECK(!bench::unsupported(axes, DeviceKind::cpu, k_conv));
   }
   SUBCASE("aot_inductor with train, autocast, channels_last or cudnn.benchmark is skipped, naming the axis")

@@ -35,7 +35,7 @@ dataset::Cell measure(const std::string& layer, const Axes& axes)
 Axes train()
 {
   Axes axes;
-  axes.mode = dataset::GradMode::train;
+  axes.set(dataset::k_mode, dataset::GradMode::train);
   return axes;
 }
 
@@ -111,11 +111,32 @@ TEST_CASE("bench::measure_cell axes")
   SUBCASE("bf16 autocast, no_grad and channels_last run")
   {
     Axes axes;
-    axes.precision = dataset::Precision::bf16;
-    axes.mode = dataset::GradMode::no_grad;
-    axes.memory_format = dataset::MemoryFormat::channels_last;
+    axes.set(dataset::k_precision, dataset::Precision::bf16);
+    axes.set(dataset::k_mode, dataset::GradMode::no_grad);
+    axes.set(dataset::k_memory_format, dataset::MemoryFormat::channels_last);
     const auto cell = measure("BatchNorm2d", axes);
     CHECK(cell.status == dataset::CellStatus::ok);
     CHECK(cell.axes == axes);
+  }
+}
+
+TEST_CASE("bench::detail::describe_axes")
+{
+  SUBCASE("every axis of the table, in its order")
+  {
+    const auto text = bench::detail::describe_axes();
+    size_t previous = 0;
+    for (const auto& info : dataset::axis_table()) {
+      CAPTURE(info.name);
+      const auto at = text.find(info.name + ": ");
+      REQUIRE(at != std::string::npos);
+      CHECK(at >= previous);
+      previous = at;
+    }
+  }
+  SUBCASE("an axis bench does not apply is named, not described as nothing")
+  {
+    const dataset::ScopedAxis fake({"fake", {"a", "b"}, "a test-only axis"});
+    CHECK_THROWS_WITH(bench::detail::describe_axes(), doctest::Contains("axis fake: "));
   }
 }

@@ -87,7 +87,7 @@ TEST_CASE("bench::profile_cell")
   SUBCASE("a train corner profiles the step: the forward and its backward")
   {
     dataset::Axes train;
-    train.mode = dataset::GradMode::train;
+    train.set(dataset::k_mode, dataset::GradMode::train);
     const auto profile = bench::profile_cell(bench::find_layer("LayerNorm"), 1, train, *backend);
     REQUIRE(profile);
     const auto& ops = profile->operators;
@@ -96,7 +96,7 @@ TEST_CASE("bench::profile_cell")
   SUBCASE("a cell that cannot be built is a failure with torch's reason, not an exception")
   {
     dataset::Axes compiled;
-    compiled.compiled = dataset::Compiled::aot_inductor;
+    compiled.set(dataset::k_compiled, dataset::Compiled::aot_inductor);
     const auto missing = bench::profile_cell(bench::find_layer("LayerNorm"), 1, compiled, *backend, "/no/such/package.pt2");
     REQUIRE(!missing);
     CHECK(!missing.error().empty());

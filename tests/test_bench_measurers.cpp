@@ -23,7 +23,7 @@ bench::MeasureSettings quick()
 dataset::Axes train_corner()
 {
   dataset::Axes axes;
-  axes.mode = dataset::GradMode::train;
+  axes.set(dataset::k_mode, dataset::GradMode::train);
   return axes;
 }
 

@@ -11,7 +11,7 @@ namespace {
 bench::Matrix two_by_two()
 {
   dataset::Axes train;
-  train.mode = dataset::GradMode::train;
+  train.set(dataset::k_mode, dataset::GradMode::train);
   return {{"Linear", "Dropout"}, {1, 8}, {dataset::Axes{}, train}};
 }
 

@@ -287,7 +287,7 @@ TEST_CASE("bench::run_matrix axes")
   SUBCASE("channels_last on a layer without 4-D input is skipped with its reason; on a pool it runs")
   {
     dataset::Axes channels_last;
-    channels_last.memory_format = dataset::MemoryFormat::channels_last;
+    channels_last.set(dataset::k_memory_format, dataset::MemoryFormat::channels_last);
     const auto* dropout = dataset::find_cell(result, "Dropout", 1, channels_last);
     REQUIRE(dropout);
     CHECK(dropout->status == dataset::CellStatus::skipped);
@@ -299,7 +299,7 @@ TEST_CASE("bench::run_matrix axes")
   SUBCASE("train cells carry their parts; the reference cell is what find_cell gives without axes")
   {
     dataset::Axes train;
-    train.mode = dataset::GradMode::train;
+    train.set(dataset::k_mode, dataset::GradMode::train);
     const auto* cell = dataset::find_cell(result, "AvgPool2d", 1, train);
     REQUIRE(cell);
     REQUIRE(cell->train);

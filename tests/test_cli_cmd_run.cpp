@@ -104,6 +104,11 @@ TEST_CASE("cli::cmd_run")
     }
     CHECK(help.find("warm-up seconds after the first call, 0 to 60 s") != std::string::npos);
     CHECK(help.find("samples at most, 1 to 1000000") != std::string::npos);
+    // --axes and --preset are described from the axis table (dataset/axes.hpp).
+    CHECK(help.find("precision=fp32,tf32,bf16,fp16 memory_format=contiguous,channels_last cudnn_benchmark=off,on "
+                    "mode=inference_mode,no_grad,train compiled=eager,aot_inductor,torch_compile; corners") != std::string::npos);
+    CHECK(help.find("reference (one corner: precision=fp32, memory_format=contiguous, cudnn_benchmark=off, "
+                    "mode=inference_mode, compiled=eager)") != std::string::npos);
   }
   SUBCASE("a command line the dataset could not record is refused before anything is measured")
   {

@@ -11,6 +11,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace layerbench;
 using dataset::Axes;
@@ -20,8 +22,8 @@ namespace {
 Axes bf16_train()
 {
   Axes axes;
-  axes.precision = dataset::Precision::bf16;
-  axes.mode = dataset::GradMode::train;
+  axes.set(dataset::k_precision, dataset::Precision::bf16);
+  axes.set(dataset::k_mode, dataset::GradMode::train);
   return axes;
 }
 
@@ -29,13 +31,13 @@ Axes bf16_train()
 dataset::Dataset two_corners()
 {
   auto d = test::measured({"Linear"}, {1});
-  d.methodology->axes.precision = {dataset::Precision::fp32, dataset::Precision::bf16};
-  d.methodology->axes.mode = {dataset::GradMode::inference_mode, dataset::GradMode::train};
+  d.methodology->axes.set(dataset::k_precision, {dataset::Precision::fp32, dataset::Precision::bf16});
+  d.methodology->axes.set(dataset::k_mode, {dataset::GradMode::inference_mode, dataset::GradMode::train});
   d.results.clear();
   for (const auto& corner : dataset::corners(d.methodology->axes)) {
     auto cell = test::timed_cell("Linear", 1, test::quartiles(1, 0.95, 1.05));
     cell.axes = corner;
-    if (corner.mode == dataset::GradMode::train) {
+    if (corner[dataset::k_mode] == dataset::GradMode::train) {
       dataset::TrainTimes train;
       train.forward = test::quartiles(1, 0.95, 1.05);
       train.backward_weight = test::quartiles(2, 1.9, 2.1);
@@ -55,7 +57,7 @@ TEST_CASE("dataset::label")
   SUBCASE("only the values that differ from the reference, in axis order")
   {
     auto axes = bf16_train();
-    axes.memory_format = dataset::MemoryFormat::channels_last;
+    axes.set(dataset::k_memory_format, dataset::MemoryFormat::channels_last);
     CHECK(dataset::label(axes) == "bf16 channels_last train");
   }
 }
@@ -97,8 +99,8 @@ TEST_CASE("dataset::corners")
     const auto all = dataset::corners(grid);
     REQUIRE(all.size() == 6);
     CHECK(all[0].is_reference());
-    CHECK(all[1].mode == dataset::GradMode::no_grad);
-    CHECK(all[3].precision == dataset::Precision::bf16);
+    CHECK(all[1][dataset::k_mode] == dataset::GradMode::no_grad);
+    CHECK(all[3][dataset::k_precision] == dataset::Precision::bf16);
     CHECK(all[5] == bf16_train());
   }
 }
@@ -259,5 +261,97 @@ TEST_CASE("dataset::to_csv axes")
   {
     CHECK(csv.find(",bf16,contiguous,off,train,eager,1.0,,2.0,3.0") != std::string::npos);
     CHECK(csv.find(",fp32,contiguous,off,inference_mode,eager,,,,") != std::string::npos);
+  }
+}
+
+TEST_CASE("dataset::axis_table")
+{
+  SUBCASE("each built-in axis's handle names its row")
+  {
+    CHECK(dataset::axis_table()[dataset::k_precision.index].name == dataset::k_precision.name);
+    CHECK(dataset::axis_table()[dataset::k_memory_format.index].name == dataset::k_memory_format.name);
+    CHECK(dataset::axis_table()[dataset::k_cudnn_benchmark.index].name == dataset::k_cudnn_benchmark.name);
+    CHECK(dataset::axis_table()[dataset::k_mode.index].name == dataset::k_mode.name);
+    CHECK(dataset::axis_table()[dataset::k_compiled.index].name == dataset::k_compiled.name);
+    CHECK(dataset::axis_table().size() == 5);
+  }
+  SUBCASE("an enum's values are its enumerators, spelled as the files spell them")
+  {
+    CHECK(dataset::axis_table()[dataset::k_mode.index].values
+          == std::vector<std::string>{"inference_mode", "no_grad", "train"});
+    CHECK(dataset::to_string(dataset::Compiled::aot_inductor) == "aot_inductor");
+  }
+  SUBCASE("the help lists every axis with its values; describe names every axis of a corner")
+  {
+    CHECK(dataset::axes_help().rfind("precision=fp32,tf32,bf16,fp16 memory_format=contiguous,channels_last ", 0) == 0);
+    CHECK(dataset::describe(bf16_train()).find("precision=bf16, memory_format=contiguous,") == 0);
+  }
+}
+
+TEST_CASE("dataset::ScopedAxis")
+{
+  // An axis declared in one line reaches labels, iteration, the CSV, the --axes help and the JSON.
+  const dataset::ScopedAxis fake({"fake", {"a", "b", "c"}, "a test-only axis"});
+  dataset::AxisGrid grid;
+  dataset::apply_axes_arguments(grid, {"fake=a,c", "mode=inference_mode,train"});
+  const auto all = dataset::corners(grid);
+  SUBCASE("iteration: the product grows by the axis, last varying fastest")
+  {
+    REQUIRE(all.size() == 4);
+    CHECK(dataset::axis_value(all[1], "fake") == "c");
+    CHECK(all[2][dataset::k_mode] == dataset::GradMode::train);
+  }
+  SUBCASE("labels and order")
+  {
+    CHECK(dataset::label(all[1]) == "c");
+    CHECK(dataset::label(all[3]) == "train c");
+    CHECK(all[0] < all[1]);
+  }
+  SUBCASE("help")
+  {
+    CHECK(dataset::axes_help().find("compiled=eager,aot_inductor,torch_compile fake=a,b,c") != std::string::npos);
+    CHECK(test::error_of([&] { dataset::apply_axes_argument(grid, "fake=d"); }).find("(values: a, b, c)") != std::string::npos);
+  }
+  SUBCASE("CSV columns: appended after every other column, each row naming its value")
+  {
+    auto d = two_corners();
+    d.results[1].axes = all[1];
+    const auto columns = dataset::csv_columns();
+    CHECK(columns.back() == "fake");
+    CHECK(columns.size() == 43);
+    const auto csv = dataset::to_csv(d);
+    CHECK(csv.find(",a\r\n") != std::string::npos);
+    CHECK(csv.find(",c\r\n") != std::string::npos);
+  }
+  SUBCASE("JSON: a cell's corner and the methodology's grid round-trip")
+  {
+    auto d = two_corners();
+    d.methodology->axes = grid;
+    d.results.clear();
+    for (const auto& corner : all) {
+      d.results.push_back(test::timed_cell("Linear", 1, test::quartiles(1, 0.95, 1.05)));
+      d.results.back().axes = corner;
+    }
+    const auto read = dataset::parse(dataset::serialize(d), "fake.json");
+    CHECK(read.methodology->axes == grid);
+    CHECK(read.results[1].axes == all[1]);
+  }
+}
+
+TEST_CASE("dataset::axis_table schema")
+{
+  // The JSON Schema spells each axis's values too (data/schema/dataset.schema.json): a value added to the
+  // table is added there, in the cell's corner and in the methodology's grid.
+  std::ifstream file(std::string(LAYERBENCH_SOURCE_DIR) + "/data/schema/dataset.schema.json");
+  REQUIRE(file);
+  const auto schema = nlohmann::json::parse(file);
+  const auto& corner = schema["$defs"]["axes"]["properties"];
+  const auto& grid = schema["$defs"]["methodology"]["properties"]["axes"]["anyOf"][0]["properties"];
+  CHECK(corner.size() == dataset::axis_table().size());
+  CHECK(grid.size() == dataset::axis_table().size());
+  for (const auto& info : dataset::axis_table()) {
+    CAPTURE(info.name);
+    CHECK(corner[info.name]["anyOf"][0]["enum"].get<std::vector<std::string>>() == info.values);
+    CHECK(grid[info.name]["anyOf"][0]["items"]["enum"].get<std::vector<std::string>>() == info.values);
   }
 }

@@ -125,7 +125,7 @@ TEST_CASE("dataset::serialize")
   SUBCASE("round trip of an aot_inductor cell's package record (1.3.0)")
   {
     auto original = test::measured();
-    original.results[0].axes.compiled = dataset::Compiled::aot_inductor;
+    original.results[0].axes.set(dataset::k_compiled, dataset::Compiled::aot_inductor);
     original.results[0].aoti = dataset::AotiRecord{42.5, true};
     const auto text = dataset::serialize(original);
     // Schema only: the fixture's methodology declares the reference corner alone.

@@ -55,12 +55,12 @@ dataset::ShardFile planned(int index, int count, const std::vector<dataset::Cell
 dataset::Dataset two_corners()
 {
   auto d = test::measured();
-  d.methodology->axes.mode = {dataset::GradMode::inference_mode, dataset::GradMode::no_grad};
+  d.methodology->axes.set(dataset::k_mode, {dataset::GradMode::inference_mode, dataset::GradMode::no_grad});
   std::vector<dataset::Cell> cells;
   for (const auto& cell : d.results) {
     cells.push_back(cell);
     cells.push_back(cell);
-    cells.back().axes.mode = dataset::GradMode::no_grad;
+    cells.back().axes.set(dataset::k_mode, dataset::GradMode::no_grad);
   }
   d.results = cells;
   return d;
@@ -172,7 +172,7 @@ TEST_CASE("dataset::merge")
   SUBCASE("cost-planned shards of a cube: each planned cell keeps its corner, through the file and the merge")
   {
     dataset::Axes no_grad;
-    no_grad.mode = dataset::GradMode::no_grad;
+    no_grad.set(dataset::k_mode, dataset::GradMode::no_grad);
     const std::vector<dataset::CellKey> one{{"Linear", 8, no_grad}, {"Dropout", 1, {}}};
     std::vector<dataset::CellKey> two;
     for (const auto& key : dataset::declared_matrix(two_corners())) {
@@ -213,7 +213,7 @@ TEST_CASE("dataset::merge")
     CHECK(dataset::check(merged).empty());
     // A listed cell outside the cube's corners is named with its corner.
     auto outside = shards[0].dataset;
-    outside.methodology->shard_cells[0].axes.mode = dataset::GradMode::train;
+    outside.methodology->shard_cells[0].axes.set(dataset::k_mode, dataset::GradMode::train);
     const auto problems = dataset::check(outside);
     CHECK(std::any_of(problems.begin(), problems.end(), [](const dataset::Problem& problem) {
       return problem.pointer == "/methodology/shard_cells/0"

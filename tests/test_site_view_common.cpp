@@ -450,7 +450,10 @@ TEST_CASE("site::issue_words")
   SUBCASE("every kind and field of the reference's inconsistency files is worded for a reader")
   {
     for (const auto& file : std::filesystem::directory_iterator(std::string(LAYERBENCH_SOURCE_DIR) + "/data/reference")) {
-      if (file.path().extension() != ".json") {
+      // The data folder's inconsistency files; the folder also holds transcribed datasets and scripts.
+      const auto name = file.path().filename().string();
+      const std::string suffix = "-inconsistencies.json";
+      if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) {
         continue;
       }
       std::ifstream in(file.path());

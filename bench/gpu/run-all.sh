@@ -19,6 +19,11 @@
 # cube      `layerbench run --preset cube` (every setting the device supports, AOTInductor packages exported by
 #           LAYERBENCH_TORCH_PYTHON into WORK/aoti) into cube.json, over LAYERS and BATCH_SIZES; not a default step:
 #           it runs in chunks of at most STEP_SECONDS, each resumed by the next call (cube.json.partial)
+# models    `layerbench run --preset models` (ResNet50, BertBase, BertLarge: inference and a training step in fp32,
+#           tf32, bf16 and fp16, batch sizes 1 to 512, those that do not fit skipped) into models.json; not a default
+#           step: it runs in chunks of at most STEP_SECONDS, each resumed by the next call (models.json.partial)
+# models-parity  bench/models/parity.py: the eager model cells of models.json against torch.utils.benchmark on the
+#           same device, into models-parity.json
 # Default: build gputests round1 round2 round3 timer flops report parity (more than one device call holds).
 #
 # Nothing measured is lost when a call ends early:
@@ -140,6 +145,18 @@ step_cube() {
     --aoti-cache "$work/aoti" ${RUN_ARGS:-}
 }
 
+step_models() {
+  need_binary
+  # shellcheck disable=SC2086 # RUN_ARGS is a list of options
+  layerbench_run "$work/models.json" --preset models ${RUN_ARGS:-}
+}
+
+step_models-parity() {
+  [[ -e $work/models.json ]] || { echo "run-all: models-parity needs models.json (run the models step first)" >&2; return 1; }
+  python_once models-parity.json "$here/../models/parity.py" --dataset "$work/models.json" --device "$device" \
+    --threads "$threads"
+}
+
 # Runs a Python script with `--out WORK/FILE.tmp` added, and renames its output into place only once whole;
 # skipped when an earlier call measured it.
 python_once() {
@@ -198,9 +215,9 @@ steps=("$@")
 ((${#steps[@]} > 0)) || steps=(build gputests round1 round2 round3 timer flops report parity)
 for step in "${steps[@]}"; do
   case "$step" in
-    build|gputests|runs|timer|flops|report|parity|cube) ;;
+    build|gputests|runs|timer|flops|report|parity|cube|models|models-parity) ;;
     round[1-9]|round[1-9][0-9]) ;;
-    *) echo "run-all: unknown step '$step' (build, gputests, roundN, runs, timer, flops, report, parity, cube)" >&2; exit 2 ;;
+    *) echo "run-all: unknown step '$step' (build, gputests, roundN, runs, timer, flops, report, parity, cube, models, models-parity)" >&2; exit 2 ;;
   esac
 done
 for number in call_seconds reserve_seconds step_seconds min_step_seconds grace_seconds pack_every; do

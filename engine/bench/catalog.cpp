@@ -2,6 +2,7 @@
 #include "bench/catalog.hpp"
 
 #include "bench/detail/attention.hpp"
+#include "bench/models/entries.hpp"
 
 #include "util/error.hpp"
 #include "util/suggest.hpp"
@@ -405,14 +406,22 @@ const std::vector<LayerSpec>& catalog()
   return layers;
 }
 
+const std::vector<LayerSpec>& model_catalog()
+{
+  static const std::vector<LayerSpec> entries = models::model_entries();
+  return entries;
+}
+
 const LayerSpec& find_layer(const std::string& name)
 {
   std::vector<std::string> names;
-  for (const auto& spec : catalog()) {
-    if (spec.name == name) {
-      return spec;
+  for (const auto* entries : {&catalog(), &model_catalog()}) {
+    for (const auto& spec : *entries) {
+      if (spec.name == name) {
+        return spec;
+      }
+      names.push_back(spec.name);
     }
-    names.push_back(spec.name);
   }
   std::string message = "unknown layer '" + name + "'";
   if (const auto hint = util::closest(name, names, 4)) {
@@ -435,7 +444,7 @@ int64_t count_parameters(const LayerSpec& spec)
   return count_parameters(*spec.instantiate(1, torch::kCPU).module);
 }
 
-LayerTraits traits(const LayerSpec& spec) { return {spec.name, spec.rank}; }
+LayerTraits traits(const LayerSpec& spec) { return {spec.name, spec.rank, spec.kind == dataset::LayerKind::model}; }
 
 dataset::Layer describe(const LayerSpec& spec)
 {
@@ -448,15 +457,23 @@ dataset::Layer describe(const LayerSpec& spec)
   layer.input_shape = spec.input_shape;
   layer.mode = spec.mode;
   layer.params = spec.params();
-  layer.params_formula = spec.params_formula + k_values + spec.params_values;
+  // A model's count is its value: it is counted, not computed from a formula.
+  layer.params_formula = spec.params_formula + k_values
+                         + (spec.params_values.empty() ? std::to_string(spec.params()) : spec.params_values);
   layer.flops_per_sample = spec.flops();
   layer.flops_formula = spec.flops_formula + k_values + spec.flops_values;
   layer.matmul_flops_per_sample = spec.matmul_flops();
-  layer.bytes_fixed = spec.bytes.fixed;
-  layer.bytes_per_sample = spec.bytes.per_sample;
-  // "X + B*(Y)": the values part reads as the bytes of a batch of B, which a test evaluates.
-  layer.bytes_formula = "per forward: " + spec.bytes.fixed_formula + "; per sample: " + spec.bytes.per_sample_formula
-                        + k_values + spec.bytes.fixed_values + " + B*(" + spec.bytes.per_sample_values + ")";
+  layer.kind = spec.kind;
+  layer.contains = spec.contains;
+  layer.train_step = spec.train_step;
+  // A whole model's minimum traffic is not modelled: its intermediates are most of it.
+  if (spec.kind == dataset::LayerKind::layer) {
+    layer.bytes_fixed = spec.bytes.fixed;
+    layer.bytes_per_sample = spec.bytes.per_sample;
+    // "X + B*(Y)": the values part reads as the bytes of a batch of B, which a test evaluates.
+    layer.bytes_formula = "per forward: " + spec.bytes.fixed_formula + "; per sample: " + spec.bytes.per_sample_formula
+                          + k_values + spec.bytes.fixed_values + " + B*(" + spec.bytes.per_sample_values + ")";
+  }
   layer.dispatch = spec.dispatch.empty()
                      ? "LibTorch's C++ module, which dispatches the same ATen operators as Python's " + spec.module
                      : spec.dispatch;

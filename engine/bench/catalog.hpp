@@ -28,6 +28,16 @@
 
 namespace layerbench::bench {
 
+// A whole model's training step apart from its forward (bench/models/entries.hpp): a train corner runs
+// zero_grad, the loss (forward and loss, under the corner's autocast), backward and the optimizer step.
+struct Training
+{
+  std::function<torch::Tensor()> loss;
+  std::function<void()> zero_grad;
+  std::function<void()> step;
+  std::vector<torch::Tensor> parameters; // what the fp16 gradient scaler unscales
+};
+
 // One built layer with its input on a device, ready to run. The input is kept apart from the call so
 // that a setting can replace it (channels_last) or ask for its gradient (train).
 struct Instance
@@ -35,6 +45,7 @@ struct Instance
   std::shared_ptr<torch::nn::Module> module;
   torch::Tensor input;
   std::function<torch::Tensor(const torch::Tensor&)> call; // one forward pass on the given input
+  std::shared_ptr<Training> training; // whole models only: a train corner times this step
 
   torch::Tensor forward() const { return call(input); }
 };
@@ -75,13 +86,22 @@ struct LayerSpec
   BytesFormula bytes;
   // channels_last applies to the layers with a 4-D input (bench/axes_plan.hpp).
   InputRank rank = InputRank::other;
+  // Whole models (bench/models/entries.hpp): what they contain, and what a train corner's step runs.
+  dataset::LayerKind kind = dataset::LayerKind::layer;
+  std::vector<dataset::LayerUse> contains;
+  std::string train_step;
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };
 
+// The fourteen layers of the reference table, in its order.
 const std::vector<LayerSpec>& catalog();
 
-// Throws UsageError naming the unknown layer and the closest known one.
+// The whole models measured beside them (bench/models/entries.hpp): ResNet50, BertBase, BertLarge and
+// the small variants the tests run, ResNetTiny and BertTiny.
+const std::vector<LayerSpec>& model_catalog();
+
+// A layer or a model by name. Throws UsageError naming the unknown name and the closest known one.
 const LayerSpec& find_layer(const std::string& name);
 
 int64_t count_parameters(const torch::nn::Module& module);

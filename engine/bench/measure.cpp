@@ -7,6 +7,7 @@
 #include "bench/detail/measurers.hpp"
 #include "bench/detail/sampling.hpp"
 #include "bench/profile.hpp"
+#include "bench/python_worker.hpp"
 
 namespace layerbench::bench {
 
@@ -35,7 +36,7 @@ dataset::Cell summarise(const LayerSpec& spec,
   if (seconds > 0) {
     cell.throughput_samples_per_s = batch_size / seconds;
     // The FLOP formulas count the forward only; a training step's rate would be misread.
-    if (axes.mode != dataset::GradMode::train) {
+    if (axes[dataset::k_mode] != dataset::GradMode::train) {
       cell.achieved_flop_per_s = spec.flops() * batch_size / seconds;
     }
   }
@@ -59,7 +60,7 @@ std::optional<dataset::Cell> measure_built(const LayerSpec& spec,
     return std::nullopt;
   }
   auto cell = summarise(spec, batch_size, axes, eager->timed, eager->first_call_ms, eager->peak_memory_bytes);
-  const bool train = axes.mode == dataset::GradMode::train;
+  const bool train = axes[dataset::k_mode] == dataset::GradMode::train;
   // The launch-free and cold-L2 variants time the forward; a training step's are not taken.
   if (backend.kind() == DeviceKind::cuda && !train) {
     cell.cuda = detail::measure_cuda_variants(cell_body.body, cell.stats->median_ms, settings, backend, clocks, interrupted);
@@ -67,7 +68,8 @@ std::optional<dataset::Cell> measure_built(const LayerSpec& spec,
       return std::nullopt;
     }
   }
-  if (train) {
+  // A whole model's step is timed whole; its parts are the layer sum's business (docs/models.md).
+  if (train && spec.kind == dataset::LayerKind::layer) {
     auto parts = detail::measure_train_parts(cell_body, backend, settings, interrupted);
     if (!parts) {
       return std::nullopt;
@@ -153,10 +155,14 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
                                           const std::atomic<bool>& interrupted,
                                           const std::filesystem::path& aoti_package)
 {
+  if (axes[dataset::k_compiled] == dataset::Compiled::torch_compile) {
+    return measure_in_worker({spec.name, batch_size, axes, backend.kind(), torch::get_num_threads(), settings},
+                             interrupted);
+  }
   const auto cell_start = Clock::now();
   try {
     const detail::GlobalKnobs knobs(axes);
-    const detail::GradScope grad(axes.mode);
+    const detail::GradScope grad(axes[dataset::k_mode]);
     // The previous cell's tensors are gone, so the peak counts this layer's parameters and input.
     backend.reset_peak_memory();
     const detail::CellBody cell_body(spec, batch_size, axes, backend, aoti_package);
@@ -181,7 +187,7 @@ util::Expected<Profile> profile_cell(const LayerSpec& spec,
 {
   try {
     const detail::GlobalKnobs knobs(axes);
-    const detail::GradScope grad(axes.mode);
+    const detail::GradScope grad(axes[dataset::k_mode]);
     const detail::CellBody cell_body(spec, batch_size, axes, backend, aoti_package);
     // One call first, so the profile sees a steady-state iteration, as the timed ones were.
     cell_body.body();

@@ -88,7 +88,7 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.timer = backend.timer_name();
   m.dtype = "float32";
   // Whether every cell ran in inference mode; a cube's cells say their own mode in results[].axes.
-  m.inference_mode = options.axes.mode == std::vector<dataset::GradMode>{dataset::GradMode::inference_mode};
+  m.inference_mode = options.axes[dataset::k_mode] == std::vector<dataset::GradMode>{dataset::GradMode::inference_mode};
   m.layers = layers;
   m.batch_sizes = options.batch_sizes;
   m.warmup_seconds = s.warmup_seconds;
@@ -261,7 +261,7 @@ public:
     const auto& [layer, batch, axes] = key;
     // An export takes a minute or more: say so, or the bar looks stuck.
     const bool exports = !unsupported(axes, m_backend.kind(), traits(find_layer(layer)))
-                         && axes.compiled == dataset::Compiled::aot_inductor && m_failed_packages.count(layer) == 0
+                         && axes[dataset::k_compiled] == dataset::Compiled::aot_inductor && m_failed_packages.count(layer) == 0
                          && !m_packages.contains(aoti_key(m_packages, layer, m_backend));
     return layer + " batch " + std::to_string(batch) + (axes.is_reference() ? "" : " " + dataset::label(axes))
            + (exports ? " (exporting its AOTInductor package first)" : "");
@@ -274,7 +274,7 @@ public:
     if (const auto reason = unsupported(key.axes, m_backend.kind(), traits(spec))) {
       return skipped_cell(key.layer, key.batch_size, key.axes, *reason);
     }
-    if (key.axes.compiled == dataset::Compiled::aot_inductor) {
+    if (key.axes[dataset::k_compiled] == dataset::Compiled::aot_inductor) {
       return measure_compiled(spec, key.batch_size, key.axes, interrupted);
     }
     const auto machine = m_canary.measure();
@@ -331,7 +331,9 @@ void profile_cells(dataset::Dataset& result,
 {
   const auto packages = aoti_cache(options);
   for (auto& cell : result.results) {
-    if (cell.status != dataset::CellStatus::ok || !cell.operators.empty() || !cell.kernels.empty()) {
+    // A torch.compile cell ran in the Python worker, whose profile LayerBench cannot take.
+    if (cell.status != dataset::CellStatus::ok || !cell.operators.empty() || !cell.kernels.empty()
+        || cell.axes[dataset::k_compiled] == dataset::Compiled::torch_compile) {
       continue;
     }
     if (interrupted.load()) {
@@ -340,7 +342,7 @@ void profile_cells(dataset::Dataset& result,
                   + " measured cells are saved in " + checkpoint.path().string() + "; continue with the same command and --resume");
     }
     std::filesystem::path package;
-    if (cell.axes.compiled == dataset::Compiled::aot_inductor) {
+    if (cell.axes[dataset::k_compiled] == dataset::Compiled::aot_inductor) {
       const auto cached = packages.get(aoti_key(packages, cell.layer, backend), interrupted);
       if (!cached) {
         std::cerr << "layerbench: warning: " << dataset::describe_cell({cell.layer, cell.batch_size, cell.axes}) << " has no profile: " << cached.error() << "\n";

@@ -19,8 +19,9 @@ namespace layerbench::cli {
 int cmd_layers(const Arguments& arguments)
 {
   po::options_description options("layers options");
-  options.add_options()("format", po::value<std::string>()->default_value("text"), "text or json");
-  const auto values = parse("layers", "[--format text|json]", options, arguments);
+  options.add_options()("format", po::value<std::string>()->default_value("text"), "text or json")(
+    "models", "also the whole models (ResNet50, BertBase, BertLarge and the tests' tiny ones)");
+  const auto values = parse("layers", "[--format text|json] [--models]", options, arguments);
   if (!values) {
     return 0;
   }
@@ -34,6 +35,11 @@ int cmd_layers(const Arguments& arguments)
     layer.params_counted = bench::count_parameters(spec);
     described.layers.push_back(layer);
   }
+  if (values->count("models")) {
+    for (const auto& spec : bench::model_catalog()) {
+      described.layers.push_back(bench::describe(spec)); // a model's count is its formula's value
+    }
+  }
   if (format == "json") {
     std::cout << dataset::to_json(described)["layers"].dump(2) << "\n";
     return 0;
@@ -46,7 +52,7 @@ int cmd_layers(const Arguments& arguments)
               << util::format_si(*layer.flops_per_sample) << "  " << dataset::to_string(layer.mode) << "\n"
               << "    params = " << layer.params_formula << "\n"
               << "    FLOPs per sample = " << layer.flops_formula << "\n"
-              << "    bytes moved (minimum) = " << layer.bytes_formula << "\n";
+              << (layer.bytes_formula.empty() ? "" : "    bytes moved (minimum) = " + layer.bytes_formula + "\n");
   }
   return 0;
 }

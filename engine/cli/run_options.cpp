@@ -5,6 +5,7 @@
 
 #include "bench/catalog.hpp"
 #include "bench/runner.hpp"
+#include "dataset/axes.hpp"
 #include "dataset/batch_sizes.hpp"
 #include "dataset/rounds.hpp"
 #include "util/error.hpp"
@@ -245,7 +246,7 @@ RunMatrix resolve_matrix(const po::variables_map& values, bench::DeviceKind devi
 {
   const auto preset = bench::preset(bench::parse_preset(values["preset"].as<std::string>()), device);
   RunMatrix matrix;
-  matrix.layers = matrix_layers(values);
+  matrix.layers = values.count("layers") || preset.layers.empty() ? matrix_layers(values) : preset.layers;
   matrix.axes = preset.grid;
   dataset::apply_axes_arguments(matrix.axes, axes_arguments(values));
   matrix.batch_sizes = values["batch-sizes"].defaulted() ? preset.batch_sizes
@@ -262,16 +263,17 @@ po::options_description run_options()
   options.add_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
     ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
-    ("layers", po::value<std::string>(), "comma-separated subset of the catalog (default: all 14; see 'layerbench layers')")
+    ("layers", po::value<std::string>(), "comma-separated layers or whole models of the catalog (default: the preset's, all 14 layers; see 'layerbench layers --models')")
     ("batch-sizes", po::value<std::string>()->default_value(dataset::batch_sizes_text(dataset::default_batch_sizes())), "comma-separated batch sizes (default: the preset's)")
     ("preset", po::value<std::string>()->default_value("reference"),
-     "reference (one corner: fp32, contiguous, cudnn.benchmark off, inference mode, eager) or cube (every "
-     "combination of settings the device supports; on the CPU batch sizes 1,8, short budgets and eager only, about "
-     "15 minutes on 2 cores)")
+     ("reference (one corner: " + dataset::describe(dataset::Axes{}) + ") or cube (every combination of settings "
+      "the device supports; on the CPU batch sizes 1,8, short budgets and eager only, about 15 minutes on 2 cores) "
+      "or models (ResNet50, BertBase and BertLarge: inference and a training step in fp32 and bf16, on CUDA also "
+      "tf32 and fp16; batch sizes 1,8 on the CPU, powers of two to 512 on CUDA, where those that do not fit are "
+      "skipped cells)").c_str())
     ("axes", po::value<std::vector<std::string>>()->composing(),
-     "AXIS=VALUE[,VALUE...], repeatable, replaces the preset's values of one axis: precision=fp32,tf32,bf16,fp16 "
-     "memory_format=contiguous,channels_last cudnn_benchmark=off,on mode=inference_mode,no_grad,train "
-     "compiled=eager,aot_inductor; corners a layer or device cannot run are recorded as skipped cells")
+     ("AXIS=VALUE[,VALUE...], repeatable, replaces the preset's values of one axis: " + dataset::axes_help()
+      + "; corners a layer or device cannot run are recorded as skipped cells").c_str())
     ("aoti-cache", po::value<std::string>(),
      "folder of the AOTInductor packages of compiled=aot_inductor cells, one per layer, device and torch version, "
      "exported on first use by $LAYERBENCH_PYTHON (about a minute each on 2 CPU cores; default: "

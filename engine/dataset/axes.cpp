@@ -6,34 +6,67 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
-#include <type_traits>
 
 namespace layerbench::dataset {
 
 namespace {
 
-// Each enum's values are numbered in the order of axis_table()'s value lists.
-template<typename Enum>
-int index_of(Enum value)
+std::string joined(const std::vector<std::string>& items, const std::string& separator)
 {
-  return static_cast<int>(value);
+  std::string text;
+  for (const auto& item : items) {
+    text += (text.empty() ? "" : separator) + item;
+  }
+  return text;
 }
 
-const AxisInfo& axis(const std::string& name)
+// A built-in axis's row: its name and values from its LAYERBENCH_AXIS declaration.
+template<typename Enum>
+AxisInfo row(Axis<Enum> axis, std::string help, LabelBy label_by = LabelBy::value)
+{
+  return {axis.name, split_axis_values(axis_values_text(Enum{})), std::move(help), label_by};
+}
+
+std::vector<AxisInfo> built_in_axes()
+{
+  std::vector<AxisInfo> table = {
+    row(k_precision, "fp32 (IEEE), tf32 (TF32 matmuls and convolutions, CUDA), bf16 or fp16 (torch.autocast; fp16 on CUDA only)"),
+    row(k_memory_format, "channels_last converts the 4-D layers' parameters and input (Conv2d, ConvTranspose2d, BatchNorm2d, pools)"),
+    row(k_cudnn_benchmark, "torch.backends.cudnn.benchmark (CUDA); the first call pays the autotuning", LabelBy::axis_name),
+    row(k_mode, "torch.inference_mode(), torch.no_grad() or training: module.train(), forward and backward"),
+    row(k_compiled, "eager, an AOTInductor package compiled from torch.export, or torch.compile in a Python "
+                    "worker (whole models)"),
+  };
+  return table;
+}
+
+std::vector<AxisInfo>& table()
+{
+  static std::vector<AxisInfo> axes = built_in_axes();
+  return axes;
+}
+
+std::vector<std::string> axis_names()
 {
   std::vector<std::string> names;
   for (const auto& info : axis_table()) {
-    if (info.name == name) {
-      return info;
-    }
     names.push_back(info.name);
+  }
+  return names;
+}
+
+size_t axis_index(const std::string& name)
+{
+  const auto names = axis_names();
+  const auto found = std::find(names.begin(), names.end(), name);
+  if (found != names.end()) {
+    return static_cast<size_t>(found - names.begin());
   }
   std::string message = "unknown axis '" + name + "'";
   if (const auto hint = util::closest(name, names, 4)) {
     message += ", did you mean '" + *hint + "'?";
   }
-  throw Error(message + " (axes: precision, memory_format, cudnn_benchmark, mode, compiled)");
+  throw Error(message + " (axes: " + joined(names, ", ") + ")");
 }
 
 int value_index(const AxisInfo& info, const std::string& value)
@@ -46,159 +79,133 @@ int value_index(const AxisInfo& info, const std::string& value)
   if (const auto hint = util::closest(value, info.values, 4)) {
     message += ", did you mean '" + *hint + "'?";
   }
-  std::string known;
-  for (const auto& v : info.values) {
-    known += (known.empty() ? "" : ", ") + v;
-  }
-  throw Error(message + " (values: " + known + ")");
+  throw Error(message + " (values: " + joined(info.values, ", ") + ")");
 }
 
-auto tie(const Axes& a)
+void check_value_index(size_t axis, int value)
 {
-  return std::make_tuple(a.precision, a.memory_format, a.cudnn_benchmark, a.mode, a.compiled);
-}
-
-// The one place that maps an axis name to its member; Axes and AxisGrid name their members alike.
-template<typename Object, typename Visit>
-void visit_axis(Object& object, const std::string& name, Visit visit)
-{
-  if (name == "precision") {
-    visit(object.precision);
-  } else if (name == "memory_format") {
-    visit(object.memory_format);
-  } else if (name == "cudnn_benchmark") {
-    visit(object.cudnn_benchmark);
-  } else if (name == "mode") {
-    visit(object.mode);
-  } else if (name == "compiled") {
-    visit(object.compiled);
-  } else {
-    axis(name); // throws naming the unknown axis
+  if (value < 0 || static_cast<size_t>(value) >= axis_table().at(axis).values.size()) {
+    throw Error("axis " + axis_table()[axis].name + ": no value number " + std::to_string(value));
   }
 }
 
 } // namespace
 
-const std::vector<AxisInfo>& axis_table()
+std::vector<std::string> split_axis_values(const char* values_text)
 {
-  static const std::vector<AxisInfo> table = {
-    {"precision", {"fp32", "tf32", "bf16", "fp16"},
-     "fp32 (IEEE), tf32 (TF32 matmuls and convolutions, CUDA), bf16 or fp16 (torch.autocast; fp16 on CUDA only)"},
-    {"memory_format", {"contiguous", "channels_last"},
-     "channels_last converts the 4-D layers' parameters and input (Conv2d, ConvTranspose2d, BatchNorm2d, pools)"},
-    {"cudnn_benchmark", {"off", "on"}, "torch.backends.cudnn.benchmark (CUDA); the first call pays the autotuning"},
-    {"mode", {"inference_mode", "no_grad", "train"},
-     "torch.inference_mode(), torch.no_grad() or training: module.train(), forward and backward"},
-    {"compiled", {"eager", "aot_inductor"}, "eager, or an AOTInductor package compiled from torch.export"},
-  };
-  return table;
+  std::vector<std::string> values;
+  std::string value;
+  for (const char* c = values_text;; ++c) {
+    if (*c == ',' || *c == '\0') {
+      values.push_back(value);
+      value.clear();
+    } else if (*c != ' ') {
+      value += *c;
+    }
+    if (*c == '\0') {
+      return values;
+    }
+  }
+}
+
+const std::vector<AxisInfo>& axis_table() { return table(); }
+
+ScopedAxis::ScopedAxis(AxisInfo info) : m_index(table().size())
+{
+  if (m_index >= k_max_axes || info.values.empty()) {
+    throw Error("axis " + info.name + ": the table holds " + std::to_string(k_max_axes)
+                + " axes of one value or more");
+  }
+  table().push_back(std::move(info));
+}
+
+ScopedAxis::~ScopedAxis() { table().pop_back(); }
+
+void Axes::set_value_index(size_t axis, int value)
+{
+  check_value_index(axis, value);
+  m_values.at(axis) = static_cast<std::uint8_t>(value);
 }
 
 bool Axes::is_reference() const { return *this == Axes{}; }
 
-bool operator==(const Axes& a, const Axes& b) { return tie(a) == tie(b); }
-bool operator!=(const Axes& a, const Axes& b) { return !(a == b); }
-bool operator<(const Axes& a, const Axes& b) { return tie(a) < tie(b); }
-
-std::string to_string(Precision value) { return axis_table()[0].values.at(index_of(value)); }
-std::string to_string(MemoryFormat value) { return axis_table()[1].values.at(index_of(value)); }
-std::string to_string(CudnnBenchmark value) { return axis_table()[2].values.at(index_of(value)); }
-std::string to_string(GradMode value) { return axis_table()[3].values.at(index_of(value)); }
-std::string to_string(Compiled value) { return axis_table()[4].values.at(index_of(value)); }
-
 std::string axis_value(const Axes& axes, const std::string& name)
 {
-  std::string text;
-  auto copy = axes;
-  visit_axis(copy, name, [&](auto& member) { text = to_string(member); });
-  return text;
+  const size_t axis = axis_index(name);
+  return axis_table()[axis].values.at(axes.value_index(axis));
 }
 
 void set_axis(Axes& axes, const std::string& name, const std::string& value)
 {
-  const int index = value_index(axis(name), value);
-  visit_axis(axes, name, [&](auto& member) { member = static_cast<std::decay_t<decltype(member)>>(index); });
+  const size_t axis = axis_index(name);
+  axes.set_value_index(axis, value_index(axis_table()[axis], value));
 }
 
 std::string label(const Axes& axes)
 {
-  std::string text;
-  if (axes.precision != Precision::fp32) {
-    text += " " + to_string(axes.precision);
+  std::vector<std::string> words;
+  for (size_t axis = 0; axis < axis_table().size(); ++axis) {
+    const auto& info = axis_table()[axis];
+    if (const int index = axes.value_index(axis); index != 0) {
+      words.push_back(info.label_by == LabelBy::axis_name ? info.name : info.values.at(index));
+    }
   }
-  if (axes.memory_format != MemoryFormat::contiguous) {
-    text += " " + to_string(axes.memory_format);
+  return words.empty() ? "reference" : joined(words, " ");
+}
+
+AxisGrid::AxisGrid() { m_values.fill({0}); }
+
+void AxisGrid::set_value_indices(size_t axis, std::vector<int> indices)
+{
+  for (int index : indices) {
+    check_value_index(axis, index);
   }
-  if (axes.cudnn_benchmark != CudnnBenchmark::off) {
-    text += " cudnn_benchmark";
-  }
-  if (axes.mode != GradMode::inference_mode) {
-    text += " " + to_string(axes.mode);
-  }
-  if (axes.compiled != Compiled::eager) {
-    text += " " + to_string(axes.compiled);
-  }
-  return text.empty() ? "reference" : text.substr(1);
+  m_values.at(axis) = std::move(indices);
 }
 
 bool AxisGrid::is_reference() const { return *this == AxisGrid{}; }
 
-bool operator==(const AxisGrid& a, const AxisGrid& b)
-{
-  return a.precision == b.precision && a.memory_format == b.memory_format && a.cudnn_benchmark == b.cudnn_benchmark
-         && a.mode == b.mode && a.compiled == b.compiled;
-}
-
 std::vector<Axes> corners(const AxisGrid& grid)
 {
-  std::vector<Axes> result;
-  for (auto precision : grid.precision) {
-    for (auto memory_format : grid.memory_format) {
-      for (auto cudnn_benchmark : grid.cudnn_benchmark) {
-        for (auto mode : grid.mode) {
-          for (auto compiled : grid.compiled) {
-            result.push_back({precision, memory_format, cudnn_benchmark, mode, compiled});
-          }
-        }
+  std::vector<Axes> result{Axes{}};
+  for (size_t axis = 0; axis < axis_table().size(); ++axis) {
+    std::vector<Axes> grown;
+    for (const auto& corner : result) {
+      for (int index : grid.value_indices(axis)) {
+        grown.push_back(corner);
+        grown.back().set_value_index(axis, index);
       }
     }
+    result = std::move(grown);
   }
   return result;
 }
 
 std::vector<std::string> grid_values(const AxisGrid& grid, const std::string& name)
 {
+  const size_t axis = axis_index(name);
   std::vector<std::string> values;
-  auto copy = grid;
-  visit_axis(copy, name, [&](auto& list) {
-    for (auto value : list) {
-      values.push_back(to_string(value));
-    }
-  });
+  for (int index : grid.value_indices(axis)) {
+    values.push_back(axis_table()[axis].values.at(index));
+  }
   return values;
 }
 
 void set_grid_values(AxisGrid& grid, const std::string& name, const std::vector<std::string>& values)
 {
-  const auto& info = axis(name);
+  const size_t axis = axis_index(name);
   if (values.empty()) {
     throw Error("axis " + name + ": no value given");
   }
   std::vector<int> indices;
   for (const auto& value : values) {
-    const int index = value_index(info, value);
+    const int index = value_index(axis_table()[axis], value);
     if (std::find(indices.begin(), indices.end(), index) != indices.end()) {
       throw Error("axis " + name + ": '" + value + "' is given twice");
     }
     indices.push_back(index);
   }
-  visit_axis(grid, name, [&](auto& list) {
-    using Value = typename std::decay_t<decltype(list)>::value_type;
-    list.clear();
-    for (int index : indices) {
-      list.push_back(static_cast<Value>(index));
-    }
-  });
+  grid.set_value_indices(axis, indices);
 }
 
 void apply_axes_argument(AxisGrid& grid, const std::string& argument)
@@ -240,6 +247,24 @@ void apply_axes_arguments(AxisGrid& grid, const std::vector<std::string>& argume
     apply_axes_argument(grid, argument);
     given.emplace(name, argument);
   }
+}
+
+std::string axes_help()
+{
+  std::vector<std::string> axes;
+  for (const auto& info : axis_table()) {
+    axes.push_back(info.name + "=" + joined(info.values, ","));
+  }
+  return joined(axes, " ");
+}
+
+std::string describe(const Axes& axes)
+{
+  std::vector<std::string> pairs;
+  for (const auto& info : axis_table()) {
+    pairs.push_back(info.name + "=" + axis_value(axes, info.name));
+  }
+  return joined(pairs, ", ");
 }
 
 } // namespace layerbench::dataset

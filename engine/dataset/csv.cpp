@@ -3,6 +3,7 @@
 
 #include "dataset/precision.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -56,7 +57,8 @@ std::string spread_field(const Row& row, const std::function<std::string(const R
 
 using Column = std::pair<std::string, std::function<std::string(const Row&)>>;
 
-const std::vector<Column>& columns()
+// The columns before the axes', as 1.2 wrote them.
+const std::vector<Column>& columns_before_axes()
 {
   static const std::vector<Column> table = {
     {"dataset_id", [](const Row& r) { return r.dataset.id; }},
@@ -85,12 +87,15 @@ const std::vector<Column>& columns()
     {"params", [](const Row& r) { return r.layer ? number(r.layer->params) : std::string(); }},
     {"flops_per_sample", [](const Row& r) { return r.layer ? number(r.layer->flops_per_sample) : std::string(); }},
     {"speed_class", [](const Row& r) { return r.layer ? r.layer->speed_class : std::string(); }},
-    // 1.3.0: the cell's corner of the performance-setting cube, and a train cell's parts.
-    {"precision", [](const Row& r) { return to_string(r.cell.axes.precision); }},
-    {"memory_format", [](const Row& r) { return to_string(r.cell.axes.memory_format); }},
-    {"cudnn_benchmark", [](const Row& r) { return to_string(r.cell.axes.cudnn_benchmark); }},
-    {"mode", [](const Row& r) { return to_string(r.cell.axes.mode); }},
-    {"compiled", [](const Row& r) { return to_string(r.cell.axes.compiled); }},
+  };
+  return table;
+}
+
+// The columns after the 1.3.0 axes'.
+const std::vector<Column>& columns_after_axes()
+{
+  static const std::vector<Column> table = {
+    // 1.3.0: a train cell's parts.
     {"train_forward_ms", [](const Row& r) { return r.cell.train ? number(std::optional(r.cell.train->forward.median_ms)) : std::string(); }},
     {"train_backward_input_ms", [](const Row& r) { return train_part(r, &TrainTimes::backward_input); }},
     {"train_backward_weight_ms", [](const Row& r) { return train_part(r, &TrainTimes::backward_weight); }},
@@ -106,6 +111,29 @@ const std::vector<Column>& columns()
     {"ci95_high_ms", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.ci95_high_ms)); }); }},
   };
   return table;
+}
+
+// The axes of 1.3.0 have their columns after speed_class; an axis declared since is appended after
+// every other column, as a new column must be.
+constexpr size_t k_axes_of_1_3 = 5;
+
+void add_axis_columns(std::vector<Column>& columns, size_t first, size_t end)
+{
+  for (size_t axis = first; axis < end; ++axis) {
+    columns.push_back({axis_table()[axis].name, [axis](const Row& r) {
+                         return axis_table()[axis].values.at(r.cell.axes.value_index(axis));
+                       }});
+  }
+}
+
+std::vector<Column> columns()
+{
+  const size_t axes = axis_table().size();
+  auto result = columns_before_axes();
+  add_axis_columns(result, 0, std::min(axes, k_axes_of_1_3));
+  result.insert(result.end(), columns_after_axes().begin(), columns_after_axes().end());
+  add_axis_columns(result, k_axes_of_1_3, axes);
+  return result;
 }
 
 bool is_number(const std::string& field)
@@ -140,20 +168,18 @@ std::string quoted(const std::string& text)
 
 } // namespace
 
-const std::vector<std::string>& csv_columns()
+std::vector<std::string> csv_columns()
 {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> result;
-    for (const auto& column : columns()) {
-      result.push_back(column.first);
-    }
-    return result;
-  }();
+  std::vector<std::string> names;
+  for (const auto& column : columns()) {
+    names.push_back(column.first);
+  }
   return names;
 }
 
 std::string to_csv(const Dataset& dataset)
 {
+  const auto table = columns();
   std::string out;
   for (const auto& name : csv_columns()) {
     out += (out.empty() ? "" : ",") + name;
@@ -162,8 +188,8 @@ std::string to_csv(const Dataset& dataset)
   for (const auto& cell : dataset.results) {
     const Row row{dataset, cell, find_layer(dataset, cell.layer)};
     std::string line;
-    for (size_t i = 0; i < columns().size(); ++i) {
-      line += (i == 0 ? "" : ",") + quoted(columns()[i].second(row));
+    for (size_t i = 0; i < table.size(); ++i) {
+      line += (i == 0 ? "" : ",") + quoted(table[i].second(row));
     }
     out += line + "\r\n";
   }

@@ -12,7 +12,7 @@
 
 namespace layerbench::dataset {
 
-const std::vector<std::string>& csv_columns();
+std::vector<std::string> csv_columns();
 
 std::string to_csv(const Dataset& dataset);
 

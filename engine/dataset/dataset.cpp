@@ -61,6 +61,8 @@ std::string to_string(CellStatus status) { return status == CellStatus::ok ? "ok
 
 std::string to_string(LayerMode mode) { return mode == LayerMode::eval ? "eval" : "train"; }
 
+std::string to_string(LayerKind kind) { return kind == LayerKind::layer ? "layer" : "model"; }
+
 std::string to_string(const SchemaVersion& version)
 {
   return std::to_string(version.major) + "." + std::to_string(version.minor) + "."

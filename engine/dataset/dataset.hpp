@@ -37,7 +37,9 @@ struct SchemaVersion
 // 1.4.0 added rounds (a run measured in several processes, dataset/rounds.hpp), results[].rounds and
 // results[].round_spread, stats.samples_ms (the samples themselves), environment.other_cores_busy
 // (the busy-machine check) and provenance.forced (why publish was told to take a run it refuses).
-inline constexpr SchemaVersion k_schema_version{1, 4, 0};
+// 1.5.0 added layers[].{kind, contains, train_step}: whole models beside the layers (issue 25), the
+// compiled value torch_compile and results[].runtime (the Python worker that measured such a cell).
+inline constexpr SchemaVersion k_schema_version{1, 5, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -209,6 +211,21 @@ struct Methodology
   std::string axes_text; // how each axis is applied, in words
 };
 
+// What a catalog entry is (1.5.0): one layer of the reference table, or a whole model (ResNet-50, BERT)
+// measured beside them. Files before 1.5.0 hold layers only.
+enum class LayerKind { layer, model };
+
+// One distinct layer configuration inside a whole model, with how many times the model runs it per
+// forward (1.5.0): the model's inventory, from which its FLOPs are summed and its layer sum is measured.
+struct LayerUse
+{
+  std::string layer;  // the operation, as the catalog names its kind: "Conv2d", "Linear", "BatchNorm2d"
+  std::string config; // its configuration at the model's own shapes: "Conv2d(64,64,3,stride=1) 56x56"
+  int count = 0;
+  double matmul_flops_per_sample = 0;
+  double elementwise_flops_per_sample = 0;
+};
+
 struct Layer
 {
   std::string name;   // catalog key, "Conv2d"
@@ -229,6 +246,9 @@ struct Layer
   std::optional<double> bytes_fixed;
   std::optional<double> bytes_per_sample;
   std::string bytes_formula;
+  LayerKind kind = LayerKind::layer; // 1.5.0
+  std::vector<LayerUse> contains;    // whole models: their layers, 1.5.0
+  std::string train_step;            // whole models: what a train corner's step runs, in words, 1.5.0
 };
 
 struct Stats // milliseconds per forward pass of one batch
@@ -330,6 +350,15 @@ struct AotiRecord
   bool cached = false;
 };
 
+// What ran a compiled=torch_compile cell (1.5.0): the Python worker's versions and what its compilation
+// cost (Dynamo, Inductor and the build of its kernels), not part of the timed steps.
+struct WorkerRuntime
+{
+  std::string python;
+  std::string torch;
+  std::optional<double> compile_seconds; // absent where the cell was skipped before it compiled
+};
+
 // A cell as one round of a multi-round run measured it (1.4.0).
 struct RoundCell
 {
@@ -373,6 +402,7 @@ struct Cell
   std::vector<Kernel> kernels;
   std::optional<TrainTimes> train; // mode train only
   std::optional<AotiRecord> aoti;  // compiled=aot_inductor only
+  std::optional<WorkerRuntime> runtime; // compiled=torch_compile only (1.5.0)
   // Multi-round runs (1.4.0): every round's measurement of the cell, and their spread. `stats` then
   // holds the median of the round medians (and the pooled quartiles); the other fields are the first
   // round's that measured it.
@@ -437,6 +467,7 @@ bool has_axes(const Dataset& dataset);
 std::string to_string(Kind kind);
 std::string to_string(CellStatus status);
 std::string to_string(LayerMode mode);
+std::string to_string(LayerKind kind);
 std::string to_string(const SchemaVersion& version);
 
 // Where a reference was transcribed from: the page's address, or, when the copy we transcribed does

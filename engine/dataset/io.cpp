@@ -180,6 +180,19 @@ OrderedJson to_json(const Layer& layer)
   put(json, "bytes_fixed", layer.bytes_fixed);
   put(json, "bytes_per_sample", layer.bytes_per_sample);
   put_text(json, "bytes_formula", layer.bytes_formula);
+  // A layer's file stays as before 1.5.0; only a whole model says what it is and holds.
+  if (layer.kind == LayerKind::model) {
+    json["kind"] = to_string(layer.kind);
+    json["contains"] = OrderedJson::array();
+    for (const auto& use : layer.contains) {
+      json["contains"].push_back(OrderedJson{{"layer", use.layer},
+                                             {"config", use.config},
+                                             {"count", use.count},
+                                             {"matmul_flops_per_sample", use.matmul_flops_per_sample},
+                                             {"elementwise_flops_per_sample", use.elementwise_flops_per_sample}});
+    }
+    put_text(json, "train_step", layer.train_step);
+  }
   return json;
 }
 
@@ -329,6 +342,10 @@ OrderedJson to_json(const Cell& cell)
     }
     train["sum_ms"] = t.sum_ms;
     json["train"] = train;
+  }
+  if (cell.runtime) {
+    json["runtime"] = {{"python", cell.runtime->python}, {"torch", cell.runtime->torch}};
+    put(json["runtime"], "compile_seconds", cell.runtime->compile_seconds);
   }
   if (cell.aoti) {
     json["aoti"] = {{"compile_seconds", cell.aoti->compile_seconds}, {"cached", cell.aoti->cached}};
@@ -618,6 +635,21 @@ Layer parse_layer(Reader reader)
   layer.bytes_fixed = reader.optional<double>("bytes_fixed", &Reader::number);
   layer.bytes_per_sample = reader.optional<double>("bytes_per_sample", &Reader::number);
   layer.bytes_formula = reader.optional_text("bytes_formula");
+  if (reader.has("kind")) {
+    layer.kind = parse_enum<LayerKind>(reader, "kind", {{"layer", LayerKind::layer}, {"model", LayerKind::model}});
+  } else {
+    reader.allow_null("kind");
+  }
+  layer.contains = parse_list<LayerUse>(reader, "contains", [](Reader& item) {
+    LayerUse use;
+    use.layer = item.text("layer");
+    use.config = item.text("config");
+    use.count = static_cast<int>(item.integer("count"));
+    use.matmul_flops_per_sample = item.number("matmul_flops_per_sample");
+    use.elementwise_flops_per_sample = item.number("elementwise_flops_per_sample");
+    return use;
+  });
+  layer.train_step = reader.optional_text("train_step");
   reader.done();
   return layer;
 }
@@ -788,6 +820,14 @@ Cell parse_cell(Reader reader)
     aoti.done();
     return record;
   });
+  cell.runtime = optional_object<WorkerRuntime>(reader, "runtime", [](Reader runtime) {
+    WorkerRuntime record;
+    record.python = runtime.text("python");
+    record.torch = runtime.text("torch");
+    record.compile_seconds = runtime.optional<double>("compile_seconds", &Reader::number);
+    runtime.done();
+    return record;
+  });
   cell.rounds = parse_list<RoundCell>(reader, "rounds", [](Reader& round) {
     RoundCell r;
     r.round = round.small_integer("round");
@@ -895,6 +935,14 @@ void check_units(Reader reader)
 }
 
 } // namespace
+
+Cell cell_from_json(const Json& json, const std::string& origin)
+{
+  if (!json.is_object()) {
+    throw Error(origin + ": not a dataset cell (expected a JSON object)");
+  }
+  return parse_cell(Reader(json, "", origin));
+}
 
 Dataset from_json(const Json& json, const std::string& origin)
 {

@@ -20,6 +20,9 @@ nlohmann::ordered_json to_json(const Dataset& dataset);
 // version throws Error naming `origin` (usually the file) and the JSON pointer of the problem.
 Dataset from_json(const nlohmann::json& json, const std::string& origin);
 
+// One results[] entry alone, as strictly (a Python worker's cell, bench/python_worker.hpp).
+Cell cell_from_json(const nlohmann::json& json, const std::string& origin);
+
 // The one way a dataset is read: the schema (from_json), then the rules of validate.hpp's check(),
 // so that no command can diff, export, merge or render a negative median or a duplicate cell. The
 // first problem throws Error "ORIGIN: /pointer: message"; an empty file, truncated or non-JSON text,

@@ -68,7 +68,7 @@ std::vector<Finding> check_physics(const Dataset& dataset)
     if (cell.status != CellStatus::ok || !cell.stats || !layer || cell.stats->median_ms <= 0) {
       continue;
     }
-    const auto roofs = measured_roofs(dataset, to_string(cell.axes.precision));
+    const auto roofs = measured_roofs(dataset, to_string(cell.axes[k_precision]));
     if (!roofs) {
       continue;
     }

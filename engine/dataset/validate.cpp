@@ -342,14 +342,20 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
   checker.at_least(pointer + "/cell_seconds", cell.cell_seconds, 0, 1e7);
   if (cell.aoti) {
     checker.at_least(pointer + "/aoti/compile_seconds", std::optional<double>(cell.aoti->compile_seconds), 0, 1e7);
-    if (cell.axes.compiled != Compiled::aot_inductor) {
+    if (cell.axes[k_compiled] != Compiled::aot_inductor) {
       checker.add(pointer + "/aoti", "an AOTInductor package on a cell that is not compiled=aot_inductor");
+    }
+  }
+  if (cell.runtime) {
+    checker.at_least(pointer + "/runtime/compile_seconds", cell.runtime->compile_seconds, 0, 1e7);
+    if (cell.axes[dataset::k_compiled] != Compiled::torch_compile) {
+      checker.add(pointer + "/runtime", "a Python worker's runtime on a cell that is not compiled=torch_compile");
     }
   }
   checker.at_least(pointer + "/page_faults_per_iteration", cell.page_faults_per_iteration, 0, 1e12);
   check_profile(cell, pointer, checker);
   if (cell.train) {
-    if (cell.axes.mode != GradMode::train) {
+    if (cell.axes[k_mode] != GradMode::train) {
       checker.add(pointer + "/train", "only a cell of mode train has train timings");
     }
     check_stats(cell.train->forward, pointer + "/train/forward", checker);

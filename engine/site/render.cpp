@@ -69,9 +69,9 @@ size_t write_site(const TemplateSet& templates,
     write(out / page.path, templates.render_page(page.template_name, page.view));
     ++written;
   }
-  for (const auto& entry : site.datasets) {
-    write(out / "data" / (entry.slug + ".json"), entry.bytes);
-    write(out / "data" / (entry.slug + ".csv"), dataset::to_csv(entry.data));
+  for (const SiteDataset* entry : dataset_files(site)) {
+    write(out / "data" / (entry->slug + ".json"), entry->bytes);
+    write(out / "data" / (entry->slug + ".csv"), dataset::to_csv(entry->file ? *entry->file : entry->data));
     written += 2;
   }
   write(out / k_site_marker, "This folder was rendered by LayerBench; render and serve replace it whole.\n");

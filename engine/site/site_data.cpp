@@ -10,8 +10,10 @@
 #include "util/format.hpp"
 #include "util/sha256.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace fs = std::filesystem;
 
@@ -23,6 +25,7 @@ SiteDataset site_dataset(dataset::Dataset data, std::string bytes, std::string s
 {
   SiteDataset entry;
   entry.slug = std::string(origin == DatasetOrigin::local ? "local-" : "") + data.id + "-v" + std::to_string(data.version);
+  entry.file = std::make_shared<const dataset::Dataset>(data);
   entry.data = std::move(data);
   entry.bytes = std::move(bytes);
   entry.sha256 = std::move(sha256);
@@ -190,19 +193,80 @@ InconsistencyFile shown_file(const dataset::InconsistencyFile& file)
   return shown;
 }
 
+bool is_model(const dataset::Layer& layer) { return layer.kind == dataset::LayerKind::model; }
+
+// The entry with only the layers (and their cells) whose kind is `kind`.
+SiteDataset keep_kind(const SiteDataset& entry, dataset::LayerKind kind)
+{
+  SiteDataset kept = entry;
+  auto& data = kept.data;
+  std::set<std::string> names;
+  data.layers.erase(std::remove_if(data.layers.begin(), data.layers.end(), [kind](const auto& layer) { return layer.kind != kind; }),
+                    data.layers.end());
+  for (const auto& layer : data.layers) {
+    names.insert(layer.name);
+  }
+  data.results.erase(std::remove_if(data.results.begin(), data.results.end(),
+                                    [&names](const auto& cell) { return names.count(cell.layer) == 0; }),
+                     data.results.end());
+  if (data.methodology) {
+    auto& declared = data.methodology->layers;
+    declared.erase(std::remove_if(declared.begin(), declared.end(), [&names](const auto& name) { return names.count(name) == 0; }),
+                   declared.end());
+  }
+  return kept;
+}
+
+// The one place where models leave the layer pages' data: a dataset with layers stays in `datasets`
+// with its layers only; one with models adds its models to `models`.
+void split_models(std::vector<SiteDataset> loaded, SiteData& site)
+{
+  for (auto& entry : loaded) {
+    const auto& layers = entry.data.layers;
+    const bool has_models = std::any_of(layers.begin(), layers.end(), is_model);
+    if (!has_models) {
+      site.datasets.push_back(std::move(entry));
+      continue;
+    }
+    if (!std::all_of(layers.begin(), layers.end(), is_model)) {
+      site.datasets.push_back(keep_kind(entry, dataset::LayerKind::layer));
+    }
+    site.models.push_back(keep_kind(entry, dataset::LayerKind::model));
+  }
+}
+
 } // namespace
+
+std::vector<const SiteDataset*> dataset_files(const SiteData& site)
+{
+  std::vector<const SiteDataset*> every;
+  std::set<std::string> slugs;
+  for (const auto* group : {&site.datasets, &site.models}) {
+    for (const auto& entry : *group) {
+      if (slugs.insert(entry.slug).second) {
+        every.push_back(&entry);
+      }
+    }
+  }
+  return every;
+}
 
 SiteData load_site_data(const RenderOptions& options)
 {
   const auto folder = dataset::DataFolder::load(options.data_dir);
-  SiteData site;
+  std::vector<SiteDataset> loaded;
   for (const auto& item : folder.datasets()) {
-    site.datasets.push_back(site_dataset(item.data, item.bytes, item.entry.sha256, item.entry.label, DatasetOrigin::published));
+    loaded.push_back(site_dataset(item.data, item.bytes, item.entry.sha256, item.entry.label, DatasetOrigin::published));
   }
   for (const auto& file : options.extra_datasets) {
-    site.datasets.push_back(load_local(file));
+    loaded.push_back(load_local(file));
   }
-  disambiguate_labels(site.datasets);
+  disambiguate_labels(loaded);
+  SiteData site;
+  split_models(std::move(loaded), site);
+  if (site.datasets.empty()) {
+    throw Error(options.data_dir.string() + ": every dataset holds whole models only; the site's pages need one dataset of layers");
+  }
   site.featured = choose_featured(site.datasets, folder.catalog().featured);
   for (const auto& file : folder.inconsistencies()) {
     site.inconsistencies.push_back(shown_file(file));

@@ -7,6 +7,7 @@
 #include "site/render.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ struct SiteDataset
   std::string slug; // "<id>-v<version>": file names on the site
   std::string label; // the catalog's short name, with " vN" where two datasets share it
   DatasetOrigin origin = DatasetOrigin::published;
+  // The whole file as parsed, layers and models alike, where `data` holds a part of it: for the
+  // downloads and what the datasets page says the file holds.
+  std::shared_ptr<const dataset::Dataset> file;
 };
 
 // A problem of the published reference that our own computations expose (dataset::Inconsistency),
@@ -45,12 +49,18 @@ struct InconsistencyFile
 
 struct SiteData
 {
+  // The layer pages see layers only: a dataset's whole models (layers[] of kind model, and their cells)
+  // are split off at load into `models`, and a dataset of models alone is not in `datasets` at all.
   std::vector<SiteDataset> datasets; // catalog order, then the extra datasets
+  std::vector<SiteDataset> models;   // the same order: each dataset's models, for the models pages
   size_t featured = 0;               // index into datasets
   std::vector<InconsistencyFile> inconsistencies;
   std::vector<dataset::Parity> validations; // data/validation/*.json
   dataset::DatasheetPeaks datasheet;        // data/peaks/datasheet.json; no devices when absent
 };
+
+// Every dataset file once, layers' or models' (the datasets page and the downloads list each one).
+std::vector<const SiteDataset*> dataset_files(const SiteData& site);
 
 // Reads the data folder through dataset::DataFolder, so an invalid or edited dataset, or a reference
 // inconsistencies file that breaks its format, stops the render with its error.

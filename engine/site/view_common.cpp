@@ -86,10 +86,15 @@ std::string figures_text(double ms, int figures)
   return trimmed_significant(ms, figures);
 }
 
+bool is_timed(const dataset::Cell* cell)
+{
+  return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->median_ms > 0;
+}
+
 const dataset::Cell* timed_reference_cell(const Dataset& data, const std::string& layer, int batch)
 {
   const auto* cell = dataset::find_cell(data, layer, batch);
-  return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->median_ms > 0 ? cell : nullptr;
+  return is_timed(cell) ? cell : nullptr;
 }
 
 } // namespace
@@ -114,6 +119,16 @@ std::string median_text(const Dataset& data, const std::string& layer, int batch
   return cell ? cell_median_text(data, cell) : std::string(k_missing);
 }
 
+std::string cell_throughput_text(const Dataset& data, const dataset::Cell* cell)
+{
+  if (!is_timed(cell)) {
+    return k_missing;
+  }
+  // A published reference records the median its page's throughput implies, not the throughput.
+  const double per_second = cell->throughput_samples_per_s.value_or(cell->batch_size * 1000.0 / cell->stats->median_ms);
+  return figures_text(per_second, dataset::supported_figures(data, *cell));
+}
+
 std::string cell_spread_text(const Dataset& data, const dataset::Cell* cell)
 {
   if (!cell || !cell->stats || data.kind != dataset::Kind::measured) {
@@ -131,9 +146,12 @@ std::string cell_spread_text(const Dataset& data, const dataset::Cell* cell)
 
 std::string ratio_text(const Dataset& data, const std::string& a_layer, int a_batch, const std::string& b_layer, int b_batch)
 {
-  const auto* a = timed_reference_cell(data, a_layer, a_batch);
-  const auto* b = timed_reference_cell(data, b_layer, b_batch);
-  if (!a || !b) {
+  return ratio_text(data, timed_reference_cell(data, a_layer, a_batch), timed_reference_cell(data, b_layer, b_batch));
+}
+
+std::string ratio_text(const Dataset& data, const dataset::Cell* a, const dataset::Cell* b)
+{
+  if (!is_timed(a) || !is_timed(b)) {
     return k_missing;
   }
   const int figures = std::min(dataset::supported_figures(data, *a), dataset::supported_figures(data, *b));
@@ -165,9 +183,31 @@ std::string cell_quartile_text(const dataset::Cell* cell)
   return text;
 }
 
+std::string percent_text(double fraction) { return trimmed_significant(fraction * 100.0, 3) + "%"; }
+
 namespace {
 
-std::string percent_text(double fraction) { return trimmed_significant(fraction * 100.0, 3) + "%"; }
+std::string calls_text(int64_t calls) { return util::format_thousands(calls) + (calls == 1 ? " call" : " calls"); }
+
+} // namespace
+
+Data operator_items(const dataset::Cell& cell)
+{
+  Data items = list();
+  for (const auto& op : cell.operators) {
+    std::string share = percent_text(op.self_cpu_fraction) + " of host time";
+    if (op.self_device_fraction) {
+      share += ", " + percent_text(*op.self_device_fraction) + " of device time";
+    }
+    items.push_back(labelled(op.name, calls_text(op.calls) + ", " + share));
+  }
+  for (const auto& kernel : cell.kernels) {
+    items.push_back(labelled("kernel " + kernel.name, calls_text(kernel.calls) + ", " + percent_text(kernel.device_fraction) + " of device time"));
+  }
+  return items;
+}
+
+namespace {
 
 std::string target_text(const Dataset& data)
 {
@@ -405,6 +445,20 @@ size_t count_cells(const Dataset& data, dataset::CellStatus status)
                                            [status](const dataset::Cell& cell) { return cell.status == status; }));
 }
 
+// "14 layers", "3 models", "14 layers and 1 model".
+std::string contents_text(const Dataset& data)
+{
+  const auto models = std::count_if(data.layers.begin(), data.layers.end(),
+                                    [](const auto& layer) { return layer.kind == dataset::LayerKind::model; });
+  const auto layers = static_cast<int64_t>(data.layers.size()) - models;
+  const std::string layer_text = util::format_thousands(layers) + " layers"; // as the page has always said it
+  if (models == 0) {
+    return layer_text;
+  }
+  const std::string model_text = util::format_count(models, "model");
+  return layers == 0 ? model_text : layer_text + " and " + model_text;
+}
+
 } // namespace
 
 Data dataset_summary(const SiteDataset& entry, const std::string& root)
@@ -423,9 +477,10 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root)
   view.set("device", device_text(data));
   view.set("torch", torch_text(data));
   view.set("created", data.created);
-  view.set("layers", util::format_thousands(static_cast<int64_t>(data.layers.size())));
-  view.set("cells", util::format_thousands(static_cast<int64_t>(data.results.size())));
-  view.set("skipped", util::format_thousands(static_cast<int64_t>(count_cells(data, dataset::CellStatus::skipped))));
+  const Dataset& file = entry.file ? *entry.file : data;
+  view.set("layers", contents_text(file));
+  view.set("cells", util::format_thousands(static_cast<int64_t>(file.results.size())));
+  view.set("skipped", util::format_thousands(static_cast<int64_t>(count_cells(file, dataset::CellStatus::skipped))));
   view.set("sha256", entry.sha256);
   view.set("json_href", root + "data/" + entry.slug + ".json");
   view.set("csv_href", root + "data/" + entry.slug + ".csv");

@@ -34,6 +34,11 @@ std::string cell_spread_text(const dataset::Dataset& data, const dataset::Cell* 
 // intervals allow where both were measured in rounds: "12× (11–13×)"; "—" when either is missing.
 std::string ratio_text(const dataset::Dataset& data, const std::string& a_layer, int a_batch, const std::string& b_layer,
                        int b_batch);
+// a / b for any two cells of one dataset, the same way; "—" unless both are timed.
+std::string ratio_text(const dataset::Dataset& data, const dataset::Cell* a, const dataset::Cell* b);
+// The cell's samples per second (recorded, else batch over median) at the figures its median supports
+// ("2,470"); "—" for a cell without a median.
+std::string cell_throughput_text(const dataset::Dataset& data, const dataset::Cell* cell);
 // "p25 0.0241 ms · p75 0.0250 ms · 31 samples", or why there is none.
 std::string cell_quartile_text(const dataset::Cell* cell);
 // Fewer than this many minor page faults per iteration count as none: a few stray faults of the
@@ -53,6 +58,9 @@ Data noise_miss_note(const dataset::Dataset& data, const std::string& layer);
 // format_significant without trailing zeros: 0.5 -> "0.5", 2.00 -> "2".
 std::string trimmed_significant(double value, int digits);
 std::string ratio_text(double ratio); // "1,243×" / "12.3×" / "0.812×"
+std::string percent_text(double fraction); // 0.125 -> "12.5%"
+// A profiled cell's operators and kernels as {label: name, value: "3 calls, 12.5% of host time"}.
+Data operator_items(const dataset::Cell& cell);
 
 // The batch sizes of the declared matrix, or those of the cells when there is no methodology block.
 std::vector<int> batch_sizes(const dataset::Dataset& data);

@@ -394,8 +394,8 @@ PageSpec methodology_page(const SiteData& site, Data base, const std::string& ba
 PageSpec datasets_page(const SiteData& site, Data base, const std::string& base_url)
 {
   Data blocks = list();
-  for (const auto& entry : site.datasets) {
-    blocks.push_back(dataset_block(entry, base_url));
+  for (const SiteDataset* entry : dataset_files(site)) {
+    blocks.push_back(dataset_block(*entry, base_url));
   }
   base.set("blocks", blocks);
   return {"datasets", "datasets.html", std::move(base), ""};

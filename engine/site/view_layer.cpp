@@ -120,26 +120,6 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
   return rows;
 }
 
-std::string percent_share(double fraction) { return trimmed_significant(fraction * 100.0, 3) + "%"; }
-
-std::string calls_text(int64_t calls) { return util::format_thousands(calls) + (calls == 1 ? " call" : " calls"); }
-
-Data operator_items(const dataset::Cell& cell)
-{
-  Data items = list();
-  for (const auto& op : cell.operators) {
-    std::string share = percent_share(op.self_cpu_fraction) + " of host time";
-    if (op.self_device_fraction) {
-      share += ", " + percent_share(*op.self_device_fraction) + " of device time";
-    }
-    items.push_back(labelled(op.name, calls_text(op.calls) + ", " + share));
-  }
-  for (const auto& kernel : cell.kernels) {
-    items.push_back(labelled("kernel " + kernel.name, calls_text(kernel.calls) + ", " + percent_share(kernel.device_fraction) + " of device time"));
-  }
-  return items;
-}
-
 // A CUDA cell's variants (schema 1.3.0) in words: "0.31×" or why there is none.
 std::string variant_text(const std::optional<double>& ratio, const std::string& skip_reason)
 {

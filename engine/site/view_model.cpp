@@ -68,6 +68,14 @@ Data page_base_at(const SiteData& site, const std::string& path, const std::stri
     entry.set("current", Data(path == item.path));
     nav.push_back(entry);
   }
+  // The models pages exist only where a dataset holds a whole model, so a site of layers is unchanged.
+  if (!site.models.empty()) {
+    Data entry = object();
+    entry.set("href", root + "models.html");
+    entry.set("label", std::string("Models"));
+    entry.set("current", Data(path == "models.html" || path.rfind("models/", 0) == 0));
+    nav.push_back(entry);
+  }
   // The settings pages hang off no page of their own: the menu reaches the featured dataset's, else the first.
   const auto with_settings = std::find_if(site.datasets.begin(), site.datasets.end(), has_settings_page);
   if (with_settings != site.datasets.end()) {
@@ -287,6 +295,12 @@ std::string page_description(const SiteData& site, const PageSpec& page)
   if (kind == "roofline_index") {
     return "Measured and datasheet compute and memory peaks of each device, and a roofline chart per measured dataset.";
   }
+  if (kind == "models") {
+    return "Whole models measured beside the layers: throughput by setting and batch size, and published figures as references.";
+  }
+  if (kind == "model") {
+    return title + ": throughput by setting and batch size, the operators that dominate it and the layers it is made of.";
+  }
   if (kind == "roofline") {
     return title + ": every cell's achieved FLOP/s against its arithmetic intensity, under the run's measured roofs.";
   }
@@ -335,6 +349,12 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
     const auto& entry = site.datasets[i];
     if (entry.data.kind == dataset::Kind::measured && roofs_of(site, entry)) {
       pages.push_back(roofline_page(site, i, page_base(site, roofline_path(entry), "Roofline: " + dataset_label(entry))));
+    }
+  }
+  if (!site.models.empty()) {
+    pages.push_back(models_page(site, page_base(site, "models.html", "Whole models")));
+    for (const auto& name : model_names(site)) {
+      pages.push_back(model_page(site, name, page_base(site, model_path(name), name)));
     }
   }
   pages.push_back(not_found_page(site, not_found_root(base_url, served_path)));

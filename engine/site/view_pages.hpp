@@ -38,4 +38,10 @@ std::string compare_title(const SiteData& site, size_t base, size_t other);
 PageSpec compare_index_page(const SiteData& site, Data base);
 PageSpec compare_page(const SiteData& site, size_t base, size_t other, Data view, const std::string& path);
 
+// Whole models (issue 25's pages): the index, and one page per model name across the datasets.
+std::string model_path(const std::string& model); // "models/ResNet50.html"
+std::vector<std::string> model_names(const SiteData& site);
+PageSpec models_page(const SiteData& site, Data base);
+PageSpec model_page(const SiteData& site, const std::string& name, Data base);
+
 } // namespace layerbench::site

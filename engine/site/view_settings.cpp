@@ -71,7 +71,7 @@ Data speedup_cell(const dataset::Dataset& data, const Cell* base, const Cell* ce
 Axes train_baseline()
 {
   Axes axes;
-  axes.mode = dataset::GradMode::train;
+  axes.set(dataset::k_mode, dataset::GradMode::train);
   return axes;
 }
 
@@ -83,7 +83,7 @@ std::vector<Axes> declared_corners(const Dataset& data, bool train)
     return result;
   }
   for (const auto& corner : dataset::corners(data.methodology->axes)) {
-    if ((corner.mode == dataset::GradMode::train) == train && !corner.is_reference() && corner != train_baseline()) {
+    if ((corner[dataset::k_mode] == dataset::GradMode::train) == train && !corner.is_reference() && corner != train_baseline()) {
       result.push_back(corner);
     }
   }

@@ -64,19 +64,19 @@ CellBody::CellBody(const LayerSpec& spec,
                    const std::filesystem::path& aoti_package)
   : m_instance(spec.instantiate(batch_size, torch_device(backend)))
 {
-  const bool train = axes.mode == dataset::GradMode::train;
+  const bool train = axes[dataset::k_mode] == dataset::GradMode::train;
   if (train || spec.mode == dataset::LayerMode::train) {
     m_instance.module->train();
   } else {
     m_instance.module->eval();
   }
-  if (axes.memory_format == dataset::MemoryFormat::channels_last) {
+  if (axes[dataset::k_memory_format] == dataset::MemoryFormat::channels_last) {
     to_channels_last(m_instance);
   }
-  if (axes.compiled == dataset::Compiled::aot_inductor) {
+  if (axes[dataset::k_compiled] == dataset::Compiled::aot_inductor) {
     m_package = load_package(aoti_package);
   }
-  forward = [this, autocast = autocast_dtype(axes.precision), device_type = torch_device(backend).type()] {
+  forward = [this, autocast = autocast_dtype(axes[dataset::k_precision]), device_type = torch_device(backend).type()] {
     if (m_package) {
       return m_package->run({m_instance.input}).at(0);
     }
@@ -87,11 +87,39 @@ CellBody::CellBody(const LayerSpec& spec,
     return m_instance.forward();
   };
   body = [this] { forward(); };
-  if (train) {
+  if (train && m_instance.training) {
+    train_model(axes[dataset::k_precision], torch_device(backend).type());
+  } else if (train) {
     targets = grad_targets(m_instance);
     m_seed = torch::ones_like(forward());
     body = [this] { gradients(forward(), targets.both, m_seed, RetainGraph::no); };
   }
+}
+
+void CellBody::train_model(dataset::Precision precision, c10::DeviceType device_type)
+{
+  if (precision == dataset::Precision::fp16) {
+    m_scaler.emplace();
+  }
+  body = [this, autocast = autocast_dtype(precision), device_type] {
+    const auto& training = *m_instance.training;
+    training.zero_grad();
+    torch::Tensor loss;
+    {
+      std::optional<AutocastScope> scope;
+      if (autocast) {
+        scope.emplace(device_type, *autocast);
+      }
+      loss = training.loss();
+    }
+    if (m_scaler) {
+      m_scaler->scale(loss).backward();
+      m_scaler->step_and_update(training.parameters, training.step);
+    } else {
+      loss.backward();
+      training.step();
+    }
+  };
 }
 
 } // namespace layerbench::bench::detail

@@ -6,6 +6,7 @@
 #include "bench/catalog.hpp"
 #include "bench/detail/torch_compat.hpp"
 #include "bench/device.hpp"
+#include "bench/models/grad_scaler.hpp"
 #include "dataset/axes.hpp"
 
 #include <torch/torch.h>
@@ -48,7 +49,9 @@ torch::autograd::variable_list gradients(const torch::Tensor& output,
                                          RetainGraph retain);
 
 // A cell's module and input at one corner, and what one timed iteration runs: the forward, or for a
-// train corner the forward and its gradients. It stays where it was built: the callables refer to it.
+// train corner the forward and its gradients; for a whole model's train corner, its training step
+// (zero_grad, the loss under the corner's autocast, backward, the optimizer step; fp16 through a
+// gradient scaler, as Python's torch.amp recipe takes it). It stays where it was built: the callables refer to it.
 class CellBody
 {
 public:
@@ -64,12 +67,15 @@ public:
 
   std::function<torch::Tensor()> forward;
   std::function<void()> body;
-  GradTargets targets; // train corners only
+  GradTargets targets; // train corners of layers only
 
 private:
+  void train_model(dataset::Precision precision, c10::DeviceType device_type);
+
   Instance m_instance;
   std::unique_ptr<AotiPackage> m_package;
   torch::Tensor m_seed;
+  std::optional<models::GradScaler> m_scaler; // fp16 training steps
 };
 
 } // namespace layerbench::bench::detail

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The whole models as catalog entries beside the layers (issue 25): each builds its model and a batch
+// of input on a device, and the training step a train corner times.
+//
+// Inference (modes inference_mode and no_grad): eval(), the forward only. ResNet50 is torchvision's
+// resnet50 on B x 3 x 224 x 224 images; BertBase and BertLarge are transformers' BertModel on B x 128
+// token ids (no padding, so no attention mask).
+// Training (mode train): train(), then zero_grad (set to none), the loss, backward and the optimizer
+// step, as a Python training loop runs them: ResNet50 cross-entropy against class labels with SGD
+// (momentum 0.9, weight decay 1e-4, lr 1e-3); BERT BertForPreTraining's pretraining loss (masked-LM on
+// 15% of the tokens plus next-sentence) with AdamW (lr 1e-4, weight decay 0.01). The learning rates are
+// small so that thousands of timed steps on random data keep the weights finite.
+
+#include "bench/catalog.hpp"
+
+#include <vector>
+
+namespace layerbench::bench::models {
+
+std::vector<LayerSpec> model_entries();
+
+} // namespace layerbench::bench::models

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// A whole model's inventory: each distinct layer configuration one forward runs, at the model's own
+// shapes, with how many times it runs and its FLOPs per sample under the catalog's convention
+// (bench/catalog.hpp: 2 per multiply-accumulate; 1 per elementwise add, multiply, compare; BatchNorm in
+// eval 2 and LayerNorm 7 per element; softmax 4 and the scale 1 per attention score; transcendental
+// functions such as GELU's erf and the pooler's tanh not counted). The model's FLOPs are the sum; its
+// layer sum (issue 25) measures each entry as a layer cell. Derived from the architecture as
+// resnet.cpp and bert.cpp build it, and checked against them by tests/test_bench_model_entries.cpp.
+
+#include "bench/models/bert.hpp"
+#include "bench/models/resnet.hpp"
+#include "dataset/dataset.hpp"
+
+#include <vector>
+
+namespace layerbench::bench::models {
+
+// torchvision's ResNet on square images of `image_size` (224).
+std::vector<dataset::LayerUse> resnet_inventory(const ResNetOptions& options, int64_t image_size);
+
+// transformers' BertModel (embeddings, encoder, pooler) in eval on `sequence_length` tokens.
+std::vector<dataset::LayerUse> bert_inventory(const BertConfig& config, int64_t sequence_length);
+
+double matmul_flops(const std::vector<dataset::LayerUse>& uses);
+double elementwise_flops(const std::vector<dataset::LayerUse>& uses);
+
+// "count*(matmul + elementwise) + ..." with the numbers put in, which evaluates to the total.
+std::string flops_values(const std::vector<dataset::LayerUse>& uses);
+
+} // namespace layerbench::bench::models
