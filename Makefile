@@ -1,11 +1,27 @@
 # LayerBench. Two commands do everything on a fresh Debian 12 machine:
 #   make run    set up, build, measure this machine, render, preview
 #   make test   set up, build, pass every test
-.PHONY: run test setup build configure render serve measure fuzz device-build device-debs device-carry clean \
+.PHONY: run test setup build configure check-release print-venv print-build render serve measure fuzz device-build device-debs device-carry clean \
         site-setup site-tools site-render site-serve site-check
 
+# TORCH_VERSION=X builds against another torch release, for the CPU, in a venv and build folder of
+# its own (docs/versions.md); the default is the release the GPU machine has, in venv/ and build/.
+DEFAULT_TORCH_VERSION := 2.11.0
+TORCH_VERSION ?= $(DEFAULT_TORCH_VERSION)
+ifeq ($(TORCH_VERSION),$(DEFAULT_TORCH_VERSION))
 VENV      ?= $(HOME)/.cache/layerbench/venv
 BUILD     ?= build
+TORCH_CMAKE = -DCMAKE_PREFIX_PATH="$$($(PYTHON) -c 'import torch; print(torch.utils.cmake_prefix_path)')"
+BUILD_TARGETS ?=
+else
+VENV      ?= $(HOME)/.cache/layerbench/venv-$(TORCH_VERSION)
+BUILD     ?= build-$(TORCH_VERSION)
+# `import torch` needs the CUDA libraries such a venv leaves out: CMake gets the package folder instead.
+TORCH_CMAKE = -DLAYERBENCH_TORCH_CPU_ONLY=ON \
+  -DLAYERBENCH_TORCH_DIR="$$(echo $(VENV)/lib/python3*/site-packages/torch)"
+# The binary only: the tests keep to the default release.
+BUILD_TARGETS ?= layerbench
+endif
 PYTHON    := $(VENV)/bin/python
 JOBS      ?= $(shell nproc)
 BIN       := $(BUILD)/layerbench
@@ -14,17 +30,36 @@ RUN_ARGS  ?=
 RUNS      ?= runs
 
 setup:
-	@LAYERBENCH_VENV=$(VENV) bash scripts/setup.sh
+	@LAYERBENCH_VENV=$(VENV) LAYERBENCH_TORCH_VERSION=$(TORCH_VERSION) bash scripts/setup.sh
 
+# CMake leaves a cache behind when it fails (a release it refuses, say): removed, so the next
+# `make` configures again instead of building an unconfigured folder.
 $(BUILD)/CMakeCache.txt:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_PREFIX_PATH="$$($(PYTHON) -c 'import torch; print(torch.utils.cmake_prefix_path)')" \
-	  -DPython3_EXECUTABLE=$(PYTHON) -DLAYERBENCH_PYTHON=$(PYTHON)
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(TORCH_CMAKE) \
+	  -DPython3_EXECUTABLE=$(PYTHON) -DLAYERBENCH_PYTHON=$(PYTHON) || { rm -f $@; exit 1; }
 
 configure: setup $(BUILD)/CMakeCache.txt
 
+# One release end to end (docs/versions.md): set up, build, measure two layers at batch size 1 on
+# the CPU, validate the dataset, and check that it names the release asked for.
+CHECK_RUN := $(BUILD)/check-release.json
+check-release: build
+	@rm -f $(CHECK_RUN) $(CHECK_RUN).partial
+	$(BIN) run --device cpu --layers Linear,Conv2d --batch-sizes 1 --out $(CHECK_RUN)
+	$(BIN) validate $(CHECK_RUN)
+	@python3 -c 'import json, sys; v = json.load(open(sys.argv[1]))["environment"]["torch_version"]; \
+	  sys.exit(0 if v.split("+")[0] == sys.argv[2] else f"check-release: the dataset names torch {v}, not {sys.argv[2]}")' \
+	  $(CHECK_RUN) $(TORCH_VERSION)
+	@echo "check-release: torch $(TORCH_VERSION) builds, measures and validates ($(CHECK_RUN))"
+
+# Where TORCH_VERSION's venv and build folder are (bench/versions/measure.sh asks).
+print-venv:
+	@echo $(VENV)
+print-build:
+	@echo $(BUILD)
+
 build: configure
-	@cmake --build $(BUILD) -j $(JOBS)
+	@cmake --build $(BUILD) -j $(JOBS) $(if $(BUILD_TARGETS),--target $(BUILD_TARGETS))
 
 # The torch-free binary renders data/ into exactly the committed site/ (site-check, below), as a
 # site's CI that never installs LibTorch would render it.

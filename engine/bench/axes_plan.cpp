@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/axes_plan.hpp"
 
+#include "bench/torch_release.hpp"
 #include "dataset/batch_sizes.hpp"
 #include "util/error.hpp"
 
@@ -91,6 +92,9 @@ std::optional<std::string> unsupported(const Axes& axes, DeviceKind device, cons
     return torch_compile_unsupported(axes, layer);
   }
   if (axes[dataset::k_compiled] == dataset::Compiled::aot_inductor) {
+    if (auto gap = missing_here(TorchFeature::aoti_package_loader)) {
+      return "compiled=aot_inductor: the AOTInductor package loader " + *gap;
+    }
     if (layer.model) {
       return "compiled=aot_inductor: " + layer.name + " is a whole model, whose AOTInductor export is not built yet";
     }

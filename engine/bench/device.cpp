@@ -3,6 +3,7 @@
 
 #include "bench/cpu_backend.hpp"
 #include "bench/cuda_backend.hpp"
+#include "bench/detail/torch_compat.hpp"
 #include "util/error.hpp"
 
 #include <ATen/Context.h>
@@ -146,11 +147,10 @@ void describe_host(dataset::Environment& environment)
   environment.os = operating_system();
   // Read through the float32-precision API only: once use_ieee_float32() has set it, the legacy allowTF32 getters
   // throw ("mix of the legacy and new APIs").
-  const auto& context = at::globalContext();
-  environment.matmul_allow_tf32
-      = context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL) == at::Float32Precision::TF32;
-  environment.cudnn_allow_tf32
-      = context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV) == at::Float32Precision::TF32;
+  using detail::Float32Backend;
+  using detail::Float32Op;
+  environment.matmul_allow_tf32 = detail::float32_precision(Float32Backend::cuda, Float32Op::matmul) == "tf32";
+  environment.cudnn_allow_tf32 = detail::float32_precision(Float32Backend::cuda, Float32Op::conv) == "tf32";
   environment.cudnn_benchmark = at::globalContext().benchmarkCuDNN();
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   environment.glibc_tunables = tunables ? tunables : "";
@@ -158,27 +158,26 @@ void describe_host(dataset::Environment& environment)
 
 void use_ieee_float32()
 {
-  auto& context = at::globalContext();
-  for (const auto backend : {at::Float32Backend::CUDA, at::Float32Backend::MKLDNN}) {
-    for (const auto op : {at::Float32Op::MATMUL, at::Float32Op::CONV, at::Float32Op::RNN}) {
-      context.setFloat32Precision(backend, op, at::Float32Precision::IEEE);
+  using detail::Float32Op;
+  for (const auto backend : {detail::Float32Backend::cuda, detail::Float32Backend::mkldnn}) {
+    for (const auto op : {Float32Op::matmul, Float32Op::conv, Float32Op::rnn}) {
+      detail::set_float32_precision(backend, op, detail::Float32Math::ieee);
     }
   }
 }
 
 std::string precision_in_force()
 {
-  const auto& context = at::globalContext();
-  const auto precision = [&](at::Float32Backend backend, at::Float32Op op) {
-    return at::precision2str(context.float32Precision(backend, op));
-  };
+  using detail::Float32Backend;
+  using detail::Float32Op;
   std::string text = "float32 tensors and parameters; TF32 and other reduced precisions set off explicitly before the "
                      "first cell. In force during this run:";
-  const std::pair<at::Float32Backend, const char*> backends[] = {{at::Float32Backend::MKLDNN, "CPU (oneDNN)"},
-                                                                {at::Float32Backend::CUDA, "CUDA (cuBLAS, cuDNN)"}};
+  const std::pair<Float32Backend, const char*> backends[] = {{Float32Backend::mkldnn, "CPU (oneDNN)"},
+                                                            {Float32Backend::cuda, "CUDA (cuBLAS, cuDNN)"}};
   for (const auto& [backend, name] : backends) {
-    text += std::string(" ") + name + ": matmul " + precision(backend, at::Float32Op::MATMUL) + ", convolution "
-            + precision(backend, at::Float32Op::CONV) + ", RNN " + precision(backend, at::Float32Op::RNN) + ";";
+    text += std::string(" ") + name + ": matmul " + detail::float32_precision(backend, Float32Op::matmul)
+            + ", convolution " + detail::float32_precision(backend, Float32Op::conv) + ", RNN "
+            + detail::float32_precision(backend, Float32Op::rnn) + ";";
   }
   text.back() = '.';
   return text + " The CPU's other kernels (MKL, ATen's own) compute in IEEE fp32.";

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/peaks.hpp"
 
+#include "bench/detail/torch_compat.hpp"
 #include "bench/detail/torch_device.hpp"
 #include "bench/torch_error.hpp"
 #include "util/format.hpp"
@@ -74,7 +75,7 @@ public:
   explicit Tf32Matmul(bool on) : m_on(on)
   {
     if (m_on) {
-      at::globalContext().setFloat32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL, at::Float32Precision::TF32);
+      detail::set_float32_precision(detail::Float32Backend::cuda, detail::Float32Op::matmul, detail::Float32Math::tf32);
     }
   }
   ~Tf32Matmul()

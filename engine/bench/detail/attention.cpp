@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/detail/attention.hpp"
 
+#include "bench/detail/torch_compat.hpp"
+
 #include <cmath>
 
 namespace layerbench::bench::detail {
@@ -48,7 +50,7 @@ torch::Tensor self_attention_like_python(torch::nn::MultiheadAttentionImpl& atte
   q = q.view({batch, heads, target, head_dim});
   k = k.view({batch, heads, source, head_dim});
   v = v.view({batch, heads, source, head_dim});
-  auto output = at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0, /*is_causal=*/false);
+  auto output = sdpa_no_mask(q, k, v);
   output = output.permute({2, 0, 1, 3}).contiguous().view({batch * target, embed});
   output = torch::linear(output, out_proj->weight, out_proj->bias);
   return output.view({target, batch, output.size(1)});

@@ -27,10 +27,10 @@ GradTargets grad_targets(Instance& instance)
 }
 
 // The package holds its own weights, exported from the Python twin of the layer; only the input is shared.
-std::unique_ptr<torch::inductor::AOTIModelPackageLoader> load_package(const std::filesystem::path& aoti_package)
+std::unique_ptr<AotiPackage> load_package(const std::filesystem::path& aoti_package)
 {
   try {
-    return std::make_unique<torch::inductor::AOTIModelPackageLoader>(aoti_package.string());
+    return std::make_unique<AotiPackage>(aoti_package.string());
   } catch (const std::exception& error) {
     throw Error("AOTInductor package " + aoti_package.string() + " cannot be loaded (" + error_line(error)
                 + "); delete it, and the next run exports it again");

@@ -4,11 +4,11 @@
 // A cell's layer built at one corner, in torch's terms: what the measurers time and profile.
 
 #include "bench/catalog.hpp"
+#include "bench/detail/torch_compat.hpp"
 #include "bench/device.hpp"
 #include "bench/models/grad_scaler.hpp"
 #include "dataset/axes.hpp"
 
-#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #include <torch/torch.h>
 
 #include <filesystem>
@@ -73,7 +73,7 @@ private:
   void train_model(dataset::Precision precision, c10::DeviceType device_type);
 
   Instance m_instance;
-  std::unique_ptr<torch::inductor::AOTIModelPackageLoader> m_package;
+  std::unique_ptr<AotiPackage> m_package;
   torch::Tensor m_seed;
   std::optional<models::GradScaler> m_scaler; // fp16 training steps
 };

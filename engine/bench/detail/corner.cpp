@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/detail/corner.hpp"
 
+#include "bench/detail/torch_compat.hpp"
 #include "bench/device.hpp"
 #include "util/error.hpp"
 
@@ -12,11 +13,10 @@ namespace layerbench::bench::detail {
 
 namespace {
 
-void set_cuda_float32(at::Float32Precision precision)
+void set_cuda_float32(Float32Math math)
 {
-  auto& context = at::globalContext();
-  for (const auto op : {at::Float32Op::MATMUL, at::Float32Op::CONV, at::Float32Op::RNN}) {
-    context.setFloat32Precision(at::Float32Backend::CUDA, op, precision);
+  for (const auto op : {Float32Op::matmul, Float32Op::conv, Float32Op::rnn}) {
+    set_float32_precision(Float32Backend::cuda, op, math);
   }
 }
 
@@ -25,7 +25,7 @@ void set_cuda_float32(at::Float32Precision precision)
 GlobalKnobs::GlobalKnobs(const dataset::Axes& axes)
 {
   if (axes[dataset::k_precision] == dataset::Precision::tf32) {
-    set_cuda_float32(at::Float32Precision::TF32);
+    set_cuda_float32(Float32Math::tf32);
   }
   if (axes[dataset::k_cudnn_benchmark] == dataset::CudnnBenchmark::on) {
     at::globalContext().setBenchmarkCuDNN(true);
@@ -40,11 +40,9 @@ GlobalKnobs::~GlobalKnobs()
 
 AutocastScope::AutocastScope(c10::DeviceType device, c10::ScalarType dtype)
   : m_device(device),
-    m_was_enabled(at::autocast::is_autocast_enabled(device)),
-    m_previous_dtype(at::autocast::get_autocast_dtype(device))
+    m_previous(autocast_state(device))
 {
-  at::autocast::set_autocast_enabled(device, true);
-  at::autocast::set_autocast_dtype(device, dtype);
+  set_autocast_state(device, {true, dtype});
   at::autocast::increment_nesting();
 }
 
@@ -53,8 +51,7 @@ AutocastScope::~AutocastScope()
   if (at::autocast::decrement_nesting() == 0) {
     at::autocast::clear_cache();
   }
-  at::autocast::set_autocast_enabled(m_device, m_was_enabled);
-  at::autocast::set_autocast_dtype(m_device, m_previous_dtype);
+  set_autocast_state(m_device, m_previous);
 }
 
 std::optional<c10::ScalarType> autocast_dtype(dataset::Precision precision)

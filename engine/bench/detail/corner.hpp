@@ -6,6 +6,7 @@
 // does it, and the channels_last layout of a built layer.
 
 #include "bench/catalog.hpp"
+#include "bench/detail/torch_compat.hpp"
 #include "dataset/axes.hpp"
 
 #include <torch/torch.h>
@@ -38,8 +39,7 @@ public:
 
 private:
   c10::DeviceType m_device;
-  bool m_was_enabled;
-  c10::ScalarType m_previous_dtype;
+  AutocastState m_previous;
 };
 
 // The autocast dtype of a precision, nullopt for fp32 and tf32 (which run float32 tensors).

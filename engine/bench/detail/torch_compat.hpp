@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Every difference between the torch releases this benchmark builds against, in one place
+// (docs/versions.md): the rest of bench calls these names and has no #if of its own. Which release
+// has what is bench/torch_release.hpp's table; the macros below are checked against it.
+
+#include "bench/torch_release.hpp"
+
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <string>
+#include <vector>
+
+#define LAYERBENCH_TORCH_AT_LEAST(major, minor) \
+  (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
+#define LAYERBENCH_TORCH_HAS_SDPA LAYERBENCH_TORCH_AT_LEAST(2, 0)
+#define LAYERBENCH_TORCH_HAS_AUTOCAST_PER_DEVICE LAYERBENCH_TORCH_AT_LEAST(2, 4)
+#define LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER LAYERBENCH_TORCH_AT_LEAST(2, 6)
+#define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS LAYERBENCH_TORCH_AT_LEAST(2, 9)
+#define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_ENUMS LAYERBENCH_TORCH_AT_LEAST(2, 10)
+
+#if LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER
+#include <torch/csrc/inductor/aoti_package/model_package_loader.h>
+#endif
+
+namespace layerbench::bench::detail {
+
+inline constexpr TorchRelease k_built_torch{TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR};
+
+static_assert(LAYERBENCH_TORCH_HAS_SDPA == has(k_built_torch, TorchFeature::scaled_dot_product_attention));
+static_assert(LAYERBENCH_TORCH_HAS_AUTOCAST_PER_DEVICE == has(k_built_torch, TorchFeature::autocast_per_device));
+static_assert(LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER == has(k_built_torch, TorchFeature::aoti_package_loader));
+static_assert(LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS
+              == has(k_built_torch, TorchFeature::float32_precision_strings));
+static_assert(LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_ENUMS
+              == has(k_built_torch, TorchFeature::float32_precision_enums));
+
+// An AOTInductor package, loaded; before torch 2.6 its constructor throws Error saying so.
+#if LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER
+using AotiPackage = torch::inductor::AOTIModelPackageLoader;
+#else
+class AotiPackage
+{
+public:
+  explicit AotiPackage(const std::string& path);
+  std::vector<at::Tensor> run(const std::vector<at::Tensor>& inputs);
+};
+#endif
+
+// at::scaled_dot_product_attention with no mask, no dropout, not causal; before torch 2.0 it throws
+// Error, so the attention layers become skipped cells with the reason.
+at::Tensor sdpa_no_mask(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v);
+
+// at::autocast's state for one device type, whichever API this release has: per device type from
+// 2.4; before, one switch and dtype for CUDA and one for the CPU (other devices throw Error).
+struct AutocastState
+{
+  bool enabled = false;
+  c10::ScalarType dtype = c10::ScalarType::Float;
+};
+
+AutocastState autocast_state(c10::DeviceType device);
+void set_autocast_state(c10::DeviceType device, AutocastState state);
+
+// The float32 precision settings, whichever of torch's three APIs this release has: per backend and
+// operation (enums from 2.10, strings in 2.9), or the older allowTF32 switches and matmul precision.
+enum class Float32Backend { cuda, mkldnn };
+enum class Float32Op { matmul, conv, rnn };
+enum class Float32Math { ieee, tf32 };
+
+void set_float32_precision(Float32Backend backend, Float32Op op, Float32Math math);
+
+// "ieee", "tf32", "bf16" or "none" as torch names them; before torch 2.9, what the older switches
+// imply, or "not settable before torch 2.9" where they say nothing.
+std::string float32_precision(Float32Backend backend, Float32Op op);
+
+} // namespace layerbench::bench::detail

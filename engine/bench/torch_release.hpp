@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Which torch release has which API this benchmark uses: the one table behind the compile-time
+// adaptation of detail/torch_compat.hpp (docs/versions.md). Knows nothing of torch, so its decisions
+// are tested without a second wheel; the compatibility header checks its own #if's against it.
+
+#include <optional>
+#include <string>
+
+namespace layerbench::bench {
+
+// A release as major.minor; patch releases add no API.
+struct TorchRelease
+{
+  int major = 0;
+  int minor = 0;
+};
+
+constexpr bool operator<(TorchRelease a, TorchRelease b)
+{
+  return a.major != b.major ? a.major < b.major : a.minor < b.minor;
+}
+
+enum class TorchFeature {
+  scaled_dot_product_attention, // at::scaled_dot_product_attention: the attention layers as Python runs them
+  autocast_per_device,          // at::autocast::set_autocast_enabled(device, ...): precision=bf16,fp16
+  aoti_package_loader,          // torch::inductor::AOTIModelPackageLoader: compiled=aot_inductor cells
+  float32_precision_strings,    // Context::setFloat32Precision("cuda", "matmul", "tf32")
+  float32_precision_enums,      // Context::setFloat32Precision(Float32Backend, Float32Op, Float32Precision)
+  cxx11_abi_wheel,              // PyPI's wheel is built with the C++11 string ABI, as Debian's libraries are
+};
+
+// The first release that has `feature`; releases before it lack it.
+constexpr TorchRelease first_release_with(TorchFeature feature)
+{
+  switch (feature) {
+  case TorchFeature::scaled_dot_product_attention:
+    return {2, 0};
+  case TorchFeature::autocast_per_device:
+    return {2, 4};
+  case TorchFeature::aoti_package_loader:
+    return {2, 6};
+  case TorchFeature::float32_precision_strings:
+    return {2, 9};
+  case TorchFeature::float32_precision_enums:
+    return {2, 10};
+  case TorchFeature::cxx11_abi_wheel:
+    return {2, 7};
+  }
+  return {0, 0};
+}
+
+constexpr bool has(TorchRelease release, TorchFeature feature)
+{
+  return !(release < first_release_with(feature));
+}
+
+// "2.6"
+std::string to_string(TorchRelease release);
+
+// Why `release` cannot run what needs `feature` ("needs torch >= 2.6; built with torch 2.3"), or
+// nullopt when it can: the reason of the skipped cells.
+std::optional<std::string> missing(TorchRelease release, TorchFeature feature);
+
+// The release the bench library was built against (torch/version.h; detail/torch_compat.cpp).
+TorchRelease built_torch_release();
+
+// Why this build cannot run what needs `feature`, or nullopt.
+std::optional<std::string> missing_here(TorchFeature feature);
+
+} // namespace layerbench::bench
