@@ -260,6 +260,16 @@ TEST_CASE("site::model_page")
     CHECK(text_of(first, "spread") == "95% interval 3.84–4.2 ms over 3 rounds (round medians 3.84 to 4.2 ms)");
     CHECK(text_of(first, "memory") == "977 KiB"); // 1e6 bytes
   }
+  SUBCASE("a cell the Python worker measured says what ran it")
+  {
+    auto changed = data;
+    changed.models.back().data.results.front().runtime = layerbench::dataset::WorkerRuntime{"3.11.2", "2.11.0", 41.26};
+    const Data changed_view = page_of(changed, "models/ResNetTiny.html");
+    const Data& first = list_of(list_of(changed_view, "measured").list_value().front(), "details").list_value().front();
+    CHECK(text_of(first, "runtime")
+          == "measured by LayerBench's Python worker (Python 3.11.2, PyTorch 2.11.0; compiling took 41.3 s, outside the timed steps)");
+    CHECK(list_of(block, "details").list_value().front().get("runtime")->is_false());
+  }
   SUBCASE("a comparison only where both cells are timed, with its condition and its range over the rounds")
   {
     const auto sentences = strings_of(list_of(block, "comparisons"));

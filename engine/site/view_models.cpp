@@ -110,7 +110,17 @@ Data throughput_cell(const Dataset& data, const Cell* cell)
   return view;
 }
 
-// What the table has no room for, per timed cell: {label, spread, memory}.
+// A cell that the Python worker measured (compiled=torch_compile), labelled with what ran it.
+std::string runtime_text(const dataset::WorkerRuntime& runtime)
+{
+  std::string text = "measured by LayerBench's Python worker (Python " + runtime.python + ", PyTorch " + runtime.torch;
+  if (runtime.compile_seconds) {
+    text += "; compiling took " + trimmed_significant(*runtime.compile_seconds, 3) + " s, outside the timed steps";
+  }
+  return text + ")";
+}
+
+// What the table has no room for, per timed cell: {label, spread, memory, runtime}.
 Data cell_details(const Dataset& data, const std::vector<const Cell*>& cells)
 {
   Data items = list();
@@ -123,6 +133,7 @@ Data cell_details(const Dataset& data, const std::vector<const Cell*>& cells)
     item.set("median", cell_median_text(data, cell) + " ms per " + unit_of_work(cell->axes));
     item.set("spread", cell_spread_text(data, cell));
     item.set("memory", cell->peak_memory_bytes ? util::format_bytes(static_cast<double>(*cell->peak_memory_bytes)) : k_missing);
+    item.set("runtime", cell->runtime ? Data(runtime_text(*cell->runtime)) : Data(false));
     items.push_back(item);
   }
   return items;
