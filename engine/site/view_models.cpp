@@ -298,7 +298,11 @@ Data inventory(const std::vector<const dataset::Layer*>& definitions)
   for (const auto& use : (*with)->contains) {
     const double flops = use.count * (use.matmul_flops_per_sample + use.elementwise_flops_per_sample);
     Data row = object();
-    row.set("layer", use.layer);
+    // An operation the catalog has no layer for is named by its ATen function
+    // ("scaled_dot_product_attention"): a heading reads it in words.
+    std::string operation = use.layer;
+    std::replace(operation.begin(), operation.end(), '_', ' ');
+    row.set("layer", operation);
     row.set("config", use.config);
     row.set("count", util::format_thousands(use.count));
     row.set("flops", util::format_si(flops));
