@@ -165,7 +165,7 @@ int dead_rank(const std::string& self)
   const auto exits = launch_local(2, {self, "die"});
   const auto& survivor = exits.at(0);
   const auto& leaver = exits.at(1);
-  std::cout << "rank 0: " << failed_ranks({survivor}) << "\nrank 1: " << failed_ranks({leaver}) << "\n";
+  std::cout << failed_ranks(exits) << "\n";
   const bool left = WIFEXITED(leaver.status) && WEXITSTATUS(leaver.status) == 3;
   const bool failed = WIFEXITED(survivor.status) && WEXITSTATUS(survivor.status) == 1;
   const bool said_why = survivor.last_error.find("the all-reduce of gradient bucket") != std::string::npos

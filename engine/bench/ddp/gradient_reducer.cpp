@@ -81,12 +81,15 @@ void GradientReducer::reduce()
   const auto start = std::chrono::steady_clock::now();
   std::vector<torch::Tensor> flats;
   std::vector<c10::intrusive_ptr<c10d::Work>> works;
-  for (const auto& bucket : m_buckets) {
-    flats.push_back(pack(bucket));
-    works.push_back(m_group.start_sum(flats.back()));
+  const auto what = [this](size_t i) {
+    return "the all-reduce of gradient bucket " + std::to_string(i + 1) + " of " + std::to_string(m_buckets.size());
+  };
+  for (size_t i = 0; i < m_buckets.size(); ++i) {
+    flats.push_back(pack(m_buckets[i]));
+    works.push_back(m_group.start_sum(flats.back(), what(i)));
   }
   for (size_t i = 0; i < m_buckets.size(); ++i) {
-    m_group.wait(works[i], "the all-reduce of gradient bucket " + std::to_string(i + 1) + " of " + std::to_string(m_buckets.size()));
+    m_group.wait(works[i], what(i));
     flats[i].div_(m_group.size());
     unpack(m_buckets[i], flats[i]);
   }

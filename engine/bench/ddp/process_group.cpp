@@ -103,13 +103,17 @@ ProcessGroup::ProcessGroup(const Rendezvous& rendezvous, DeviceKind device, std:
   }
 }
 
-c10::intrusive_ptr<c10d::Work> ProcessGroup::start_sum(torch::Tensor& tensor)
+c10::intrusive_ptr<c10d::Work> ProcessGroup::start_sum(torch::Tensor& tensor, const std::string& what)
 {
   std::vector<torch::Tensor> tensors{tensor};
   c10d::AllreduceOptions options;
   options.reduceOp = c10d::ReduceOp::SUM;
   options.timeout = m_timeout;
-  return m_backend->allreduce(tensors, options);
+  try {
+    return m_backend->allreduce(tensors, options);
+  } catch (const std::exception& error) {
+    throw failure(what, error);
+  }
 }
 
 void ProcessGroup::broadcast_from_first(std::vector<torch::Tensor>& tensors, const std::string& what)
@@ -119,7 +123,13 @@ void ProcessGroup::broadcast_from_first(std::vector<torch::Tensor>& tensors, con
   options.timeout = m_timeout;
   for (auto& tensor : tensors) {
     std::vector<torch::Tensor> one{tensor};
-    wait(m_backend->broadcast(one, options), what);
+    c10::intrusive_ptr<c10d::Work> work;
+    try {
+      work = m_backend->broadcast(one, options);
+    } catch (const std::exception& error) {
+      throw failure(what, error);
+    }
+    wait(work, what);
   }
 }
 
@@ -128,9 +138,14 @@ void ProcessGroup::wait(const c10::intrusive_ptr<c10d::Work>& work, const std::s
   try {
     work->wait(m_timeout);
   } catch (const std::exception& error) {
-    throw Error(describe(m_rendezvous) + ": " + what + " failed: a rank has died or stopped answering (the process "
-                + "group's timeout is " + seconds(m_timeout) + "): " + error_line(error));
+    throw failure(what, error);
   }
+}
+
+Error ProcessGroup::failure(const std::string& what, const std::exception& error) const
+{
+  return Error(describe(m_rendezvous) + ": " + what + " failed: a rank has died or stopped answering (the process "
+               + "group's timeout is " + seconds(m_timeout) + "): " + error_line(error));
 }
 
 } // namespace layerbench::bench::ddp

@@ -11,6 +11,7 @@
 
 #include "bench/ddp/rendezvous.hpp"
 #include "bench/device_kind.hpp"
+#include "util/error.hpp"
 
 #include <torch/csrc/distributed/c10d/Backend.hpp>
 #include <torch/csrc/distributed/c10d/Store.hpp>
@@ -38,14 +39,17 @@ public:
   std::chrono::milliseconds timeout() const { return m_timeout; }
   const Rendezvous& rendezvous() const { return m_rendezvous; }
 
-  // Starts a sum of `tensor` over the ranks, in place; finish it with wait().
-  c10::intrusive_ptr<c10d::Work> start_sum(torch::Tensor& tensor);
+  // Starts a sum of `tensor` over the ranks, in place; finish it with wait(). `what` names it in errors.
+  c10::intrusive_ptr<c10d::Work> start_sum(torch::Tensor& tensor, const std::string& what);
   // Rank 0's `tensors` into every rank's, in place.
   void broadcast_from_first(std::vector<torch::Tensor>& tensors, const std::string& what);
   // Waits for a collective within the timeout; throws Error saying `what` failed and why.
   void wait(const c10::intrusive_ptr<c10d::Work>& work, const std::string& what);
 
 private:
+  // The Error for a collective that failed: which rank, what, the timeout, and c10d's reason.
+  Error failure(const std::string& what, const std::exception& error) const;
+
   Rendezvous m_rendezvous;
   std::chrono::milliseconds m_timeout;
   c10::intrusive_ptr<c10d::Store> m_store;
