@@ -88,3 +88,16 @@ else()
            COMMAND sh -c "echo 'SKIPPED: the GPU tests are built with -DLAYERBENCH_DEVICE_TESTS=ON (scripts/device-build.sh does), on a machine with a GPU'; exit 77")
 endif()
 set_tests_properties(device/cuda_method PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# Data-parallel training (engine/bench/ddp/, docs/scale.md) through two real gloo processes on this
+# machine: the averaged step equals one process at twice the batch, and a rank that dies makes the
+# other stop with an error within the process group's timeout (10 s in the driver; CTest's TIMEOUT
+# is the bound on the whole check).
+if(LAYERBENCH_WITH_TORCH)
+  add_executable(bench_ddp_driver ${CMAKE_CURRENT_SOURCE_DIR}/bench_ddp_driver.cpp)
+  target_link_libraries(bench_ddp_driver PRIVATE layerbench_bench)
+  add_test(NAME ddp/two_ranks_equal_weights
+           COMMAND bench_ddp_driver equal-weights ${CMAKE_CURRENT_BINARY_DIR}/ddp-equal-weights)
+  add_test(NAME ddp/two_ranks_dead_rank COMMAND bench_ddp_driver dead-rank)
+  set_tests_properties(ddp/two_ranks_equal_weights ddp/two_ranks_dead_rank PROPERTIES TIMEOUT 120)
+endif()

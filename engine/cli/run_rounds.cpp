@@ -9,44 +9,22 @@
 #include "dataset/io.hpp"
 #include "dataset/rounds.hpp"
 #include "dataset/validate.hpp"
+#include "util/child_process.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/format.hpp"
 
-#include <atomic>
-#include <cerrno>
-#include <csignal>
-#include <fcntl.h>
-#include <cstring>
 #include <iostream>
-#include <poll.h>
 #include <random>
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
-#include <unistd.h>
 
 namespace po = boost::program_options;
 
 namespace layerbench::cli {
 
 namespace {
-
-// Signals received while a round runs; each is passed on to the round's process once, so that the
-// first Ctrl-C lets it save its checkpoint and a second ends it at once, as in a one-process run.
-std::atomic<int> g_signals{0};
-
-extern "C" void count_signal(int) { g_signals.fetch_add(1); }
-
-void install_handlers()
-{
-  struct sigaction action = {};
-  action.sa_handler = count_signal;
-  sigemptyset(&action.sa_mask);
-  action.sa_flags = 0; // no SA_RESTART: a blocked read returns, and the signal is passed on at once
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
-}
 
 std::filesystem::path rounds_folder(const std::filesystem::path& out) { return out.string() + ".rounds"; }
 std::filesystem::path round_file(const std::filesystem::path& folder, int index)
@@ -103,95 +81,10 @@ uint32_t run_seed(const std::filesystem::path& folder, const std::optional<uint3
 }
 
 // Why a round's process ended without a dataset, in words for the dataset.
-std::string exit_reason(int status, const std::string& last_error)
+std::string exit_reason(const util::ChildExit& exit)
 {
-  std::string reason;
-  if (WIFSIGNALED(status)) {
-    reason = "its process was killed by signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) + ")";
-  } else {
-    reason = "its process exited with status " + std::to_string(WEXITSTATUS(status));
-  }
-  return last_error.empty() ? reason : reason + ": " + last_error;
-}
-
-struct RoundExit
-{
-  int status = 0;
-  std::string last_error; // the last "layerbench: error:" line the process wrote, without the prefix
-};
-
-// The line's error message, when it is one.
-void note_error(const std::string& line, std::string& last_error)
-{
-  const std::string prefix = "layerbench: error: ";
-  const auto at = line.find(prefix);
-  if (at != std::string::npos) {
-    last_error = line.substr(at + prefix.size());
-  }
-}
-
-// Runs this executable with `arguments` in a process group of its own (a terminal's Ctrl-C reaches
-// only this process, which passes it on once), copying its standard error through while keeping its
-// last error line.
-RoundExit run_process(const std::vector<std::string>& arguments)
-{
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) {
-    throw Error(std::string("cannot start a round: pipe: ") + std::strerror(errno));
-  }
-  std::vector<char*> argv;
-  for (const auto& argument : arguments) {
-    argv.push_back(const_cast<char*>(argument.c_str()));
-  }
-  argv.push_back(nullptr);
-  const pid_t child = ::fork();
-  if (child < 0) {
-    throw Error(std::string("cannot start a round: fork: ") + std::strerror(errno));
-  }
-  if (child == 0) {
-    ::setpgid(0, 0);
-    ::dup2(pipe_fds[1], STDERR_FILENO);
-    ::execv("/proc/self/exe", argv.data());
-    _exit(127);
-  }
-  ::close(pipe_fds[1]);
-  RoundExit result;
-  int forwarded = 0;
-  std::string line;
-  char buffer[4096];
-  for (;;) {
-    for (int seen = g_signals.load(); forwarded < seen; ++forwarded) {
-      ::kill(child, SIGINT);
-    }
-    pollfd poll_fd{pipe_fds[0], POLLIN, 0};
-    if (::poll(&poll_fd, 1, 200) <= 0) {
-      continue; // a signal or the timeout: pass signals on, then wait again
-    }
-    const ssize_t count = ::read(pipe_fds[0], buffer, sizeof buffer);
-    if (count < 0 && errno == EINTR) {
-      continue;
-    }
-    if (count <= 0) {
-      break;
-    }
-    std::cerr.write(buffer, count).flush();
-    for (ssize_t i = 0; i < count; ++i) {
-      if (buffer[i] == '\n') {
-        note_error(line, result.last_error);
-        line.clear();
-      } else {
-        line += buffer[i];
-      }
-    }
-  }
-  ::close(pipe_fds[0]);
-  note_error(line, result.last_error);
-  while (::waitpid(child, &result.status, 0) < 0) {
-    if (errno != EINTR) {
-      throw Error(std::string("waiting for a round: ") + std::strerror(errno));
-    }
-  }
-  return result;
+  const auto reason = util::describe_exit(exit.status);
+  return exit.last_error.empty() ? reason : reason + ": " + exit.last_error;
 }
 
 dataset::RoundResult failed_round(int index, uint32_t order_seed, const std::string& reason)
@@ -231,8 +124,9 @@ dataset::RoundResult round(const po::variables_map& values, const std::filesyste
     arguments.emplace_back("--resume");
   }
   std::cerr << "layerbench: round " << index << " of " << count << " (cell order seed " << order_seed << ")\n";
-  const auto exit = run_process(arguments);
-  if (g_signals.load() > 0) {
+  // Its standard error is copied through as it comes; its last error line names a failed round.
+  const auto exit = util::run_children({util::ChildSpec{arguments, {}, ""}}, "layerbench: error: ").front();
+  if (util::interrupts_received() > 0) {
     throw Error("interrupted in round " + std::to_string(index) + " of " + std::to_string(count)
                 + ": the finished rounds and this round's checkpoint are in " + folder.string()
                 + "; continue with the same command and --resume");
@@ -244,7 +138,7 @@ dataset::RoundResult round(const po::variables_map& values, const std::filesyste
   if (WIFEXITED(exit.status) && WEXITSTATUS(exit.status) == 2) {
     throw Error("round " + std::to_string(index) + " refused its arguments: " + exit.last_error);
   }
-  const auto reason = exit_reason(exit.status, exit.last_error);
+  const auto reason = exit_reason(exit);
   std::cerr << "layerbench: warning: round " << index << " failed (" << reason << "); the other rounds go on\n";
   write_text(failed_file(folder, index), reason);
   return failed_round(index, order_seed, reason);
@@ -322,7 +216,7 @@ int run_rounds(const po::variables_map& values)
   const auto seed = run_seed(folder, given_seed, resuming);
   std::cerr << "layerbench: " << count << " rounds, seed " << seed << ", the rounds' files in " << folder.string() << "\n";
 
-  install_handlers();
+  util::count_interrupts();
   std::vector<dataset::RoundResult> rounds;
   for (int index = 1; index <= count; ++index) {
     rounds.push_back(round(values, folder, index, count, seed));
