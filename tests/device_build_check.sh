@@ -36,7 +36,7 @@ command -v nvcc > /dev/null || [[ -x /usr/local/cuda/bin/nvcc ]] || cuda_args=(-
 # What the GPU machine lacks and this one has: the system's copies of the carried packages.
 hidden=(/usr/include/boost /usr/include/nlohmann /usr/include/doctest /usr/include/kainjow /usr/include/openssl
         /usr/include/x86_64-linux-gnu/openssl /usr/include/brotli /usr/include/httplib.h /usr/include/md4c.h
-        /usr/include/md4c-html.h /usr/share/cmake/nlohmann_json /usr/lib/cmake/doctest
+        /usr/include/md4c-html.h /usr/include/gloo /usr/share/cmake/nlohmann_json /usr/lib/cmake/doctest
         /usr/lib/x86_64-linux-gnu/cmake/[Bb]oost* /usr/lib/x86_64-linux-gnu/pkgconfig /usr/share/pkgconfig
         /usr/bin/pkg-config /usr/bin/pkgconf /usr/lib/x86_64-linux-gnu/libboost_program_options.so*
         /usr/lib/x86_64-linux-gnu/libcpp-httplib.so* /usr/lib/x86_64-linux-gnu/libmd4c*.so*)
