@@ -14,10 +14,6 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#if LAYERBENCH_WITH_TORCH
-#include "bench/torch_error.hpp"
-#endif
-
 namespace layerbench::cli {
 
 const std::vector<Command>& commands()
@@ -122,14 +118,8 @@ int main(int argc, char** argv)
     std::cerr << "layerbench: error: " << error.what() << "\n";
     return 1;
   } catch (const std::exception& error) {
-#if LAYERBENCH_WITH_TORCH
-    // Torch's errors in our words (bench/torch_error.hpp): the message without the C++ backtrace.
-    if (const auto torch = layerbench::bench::torch_message(error)) {
-      std::cerr << "layerbench: error: torch: " << *torch << "\n";
-      return 1;
-    }
-#endif
-    std::cerr << "layerbench: error: " << error.what() << "\n";
+    // Torch's errors in our words: the message without the C++ backtrace.
+    std::cerr << "layerbench: error: " << layerbench::cli::error_text(error) << "\n";
     return 1;
   }
 }

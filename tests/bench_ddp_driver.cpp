@@ -9,7 +9,7 @@
 // a process is a rank and does what its arguments say ("step", "die").
 #include "bench/ddp/gradient_reducer.hpp"
 #include "bench/ddp/launcher.hpp"
-#include "bench/models/resnet.hpp"
+#include "bench/detail/models/resnet.hpp"
 #include "bench/torch_error.hpp"
 #include "util/error.hpp"
 

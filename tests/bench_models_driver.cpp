@@ -7,9 +7,9 @@
 //   bench_models_driver counts            parameter counts of the published configurations, as JSON
 //   bench_models_driver run REQUEST.json  {"model": "resnet" | "bert", "config": {...}, "weights": FILE,
 //                                          "inputs": FILE, "outputs": FILE}; prints a JSON report
-#include "bench/models/bert.hpp"
-#include "bench/models/resnet.hpp"
-#include "bench/models/weights.hpp"
+#include "bench/detail/models/bert.hpp"
+#include "bench/detail/models/resnet.hpp"
+#include "bench/detail/models/weights.hpp"
 #include "bench/profile.hpp"
 
 #include "util/error.hpp"

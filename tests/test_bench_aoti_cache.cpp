@@ -2,6 +2,7 @@
 #include "bench/aoti_cache.hpp"
 
 #include "bench/catalog.hpp"
+#include "bench/detail/builder.hpp"
 #include "bench/cpu_backend.hpp"
 #include "bench/measure.hpp"
 #include "test_dataset_fixture.hpp"
@@ -271,7 +272,7 @@ TEST_CASE("bench::AotiCache with the real exporter: a LayerNorm package runs as 
   torch::inductor::AOTIModelPackageLoader loader(package->path.string());
   for (int batch : {1, 3, 8}) { // exported at 2: the batch is dynamic
     CAPTURE(batch);
-    const auto instance = bench::find_layer("LayerNorm").instantiate(batch, torch::kCPU);
+    const auto instance = bench::detail::instantiate(bench::find_layer("LayerNorm"), batch, torch::kCPU);
     const auto eager = instance.forward();
     const auto compiled = loader.run({instance.input}).at(0);
     CHECK(compiled.sizes() == eager.sizes());

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The equality with transformers' BertModel and BertForPreTraining (outputs, operators, counts against
 // Python) is checked by tests/python/test_models_reference.py; these tests need no Python.
-#include "bench/models/bert.hpp"
+#include "bench/detail/models/bert.hpp"
 
-#include "bench/models/weights.hpp"
+#include "bench/detail/models/weights.hpp"
 #include "util/error.hpp"
 
 #include <doctest/doctest.h>

@@ -1,4 +1,5 @@
 #include "bench/catalog.hpp"
+#include "bench/detail/builder.hpp"
 
 #include "util/error.hpp"
 
@@ -23,9 +24,34 @@ TEST_CASE("bench::catalog")
   {
     for (const auto& spec : catalog()) {
       CAPTURE(spec.name);
-      const auto instance = spec.instantiate(1, torch::kCPU);
-      CHECK(count_parameters(*instance.module) == spec.params());
+      const auto instance = layerbench::bench::detail::instantiate(spec, 1, torch::kCPU);
+      CHECK(layerbench::bench::detail::count_parameters(*instance.module) == spec.params());
     }
+  }
+  SUBCASE("every entry, layer or model, has its LibTorch builder")
+  {
+    for (const auto* entries : {&catalog(), &model_catalog()}) {
+      for (const auto& spec : *entries) {
+        CAPTURE(spec.name);
+        CHECK(layerbench::bench::detail::has_builder(spec));
+      }
+    }
+    LayerSpec unknown;
+    unknown.name = "Softmax";
+    CHECK_FALSE(layerbench::bench::detail::has_builder(unknown));
+    CHECK_THROWS_WITH_AS(layerbench::bench::detail::instantiate(unknown, 1, torch::kCPU), doctest::Contains("'Softmax' has no LibTorch builder"),
+                         layerbench::Error);
+  }
+  SUBCASE("every layer carries LayerBench's note, and what it compares with is in the catalog")
+  {
+    for (const auto& spec : catalog()) {
+      CAPTURE(spec.name);
+      CHECK_FALSE(spec.note.text.empty());
+      if (!spec.note.compare_to.empty()) {
+        CHECK(find_entry(spec.note.compare_to) != nullptr);
+      }
+    }
+    CHECK(find_entry("Softmax") == nullptr);
   }
   SUBCASE("parameter counts match PyTorch, not the reference page, for LSTM and GRU")
   {
@@ -39,7 +65,7 @@ TEST_CASE("bench::catalog")
     torch::InferenceMode guard;
     for (const auto& spec : catalog()) {
       CAPTURE(spec.name);
-      auto instance = spec.instantiate(2, torch::kCPU);
+      auto instance = layerbench::bench::detail::instantiate(spec, 2, torch::kCPU);
       const auto output = instance.forward();
       CHECK(output.defined());
       CHECK(output.numel() > 0);

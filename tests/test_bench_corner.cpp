@@ -62,7 +62,7 @@ TEST_CASE("bench::detail::AutocastScope")
 
 TEST_CASE("bench::detail::to_channels_last")
 {
-  auto instance = bench::find_layer("Conv2d").instantiate(1, torch::kCPU);
+  auto instance = bench::detail::instantiate(bench::find_layer("Conv2d"), 1, torch::kCPU);
   bench::detail::to_channels_last(instance);
   CHECK(instance.input.is_contiguous(at::MemoryFormat::ChannelsLast));
   for (const auto& parameter : instance.module->parameters()) {

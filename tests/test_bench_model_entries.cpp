@@ -1,7 +1,11 @@
 #include "bench/catalog.hpp"
 #include "bench/cpu_backend.hpp"
 #include "bench/measure.hpp"
-#include "bench/models/bert.hpp"
+#include "bench/detail/builder.hpp"
+#include "bench/detail/models/bert.hpp"
+#include "bench/detail/models/resnet.hpp"
+#include "bench/detail/models/weights.hpp"
+#include "bench/models/entries.hpp"
 #include "bench/models/inventory.hpp"
 
 #include "util/error.hpp"
@@ -55,6 +59,18 @@ TEST_CASE("bench::model_catalog")
   {
     CHECK(find_layer("ResNet50").params() == 25557032);
     CHECK(find_layer("BertBase").params() == 108310272); // BertModel of bert-base-cased: 28,996 words
+  }
+  SUBCASE("each model's parameter formula equals the count of the model built in LibTorch")
+  {
+    for (const auto& spec : model_catalog()) {
+      CAPTURE(spec.name);
+      if (const auto* options = models::resnet_options(spec.name)) {
+        CHECK(spec.params() == models::count_unique_parameters(*models::ResNet(*options)));
+      } else {
+        REQUIRE(models::bert_config(spec.name) != nullptr);
+        CHECK(spec.params() == models::count_unique_parameters(*models::BertModel(*models::bert_config(spec.name))));
+      }
+    }
   }
   SUBCASE("a model's description carries its inventory and no minimum traffic")
   {
@@ -126,7 +142,7 @@ TEST_CASE("bench::measure_cell of a whole model")
   }
   SUBCASE("a training step changes the weights and leaves them finite")
   {
-    auto instance = find_layer("ResNetTiny").instantiate(2, torch::kCPU);
+    auto instance = layerbench::bench::detail::instantiate(find_layer("ResNetTiny"), 2, torch::kCPU);
     instance.module->train();
     const auto before = instance.module->parameters().front().detach().clone();
     for (int step = 0; step < 2; ++step) {

@@ -1,5 +1,5 @@
-#include "bench/models/grad_scaler.hpp"
-#include "bench/models/optim.hpp"
+#include "bench/detail/models/grad_scaler.hpp"
+#include "bench/detail/models/optim.hpp"
 
 #include <doctest/doctest.h>
 

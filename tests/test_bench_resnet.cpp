@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The equality with torchvision's resnet50 (outputs, operators, counts against Python) is checked by
 // tests/python/test_models_reference.py; these tests need no Python.
-#include "bench/models/resnet.hpp"
+#include "bench/detail/models/resnet.hpp"
 
-#include "bench/models/weights.hpp"
+#include "bench/detail/models/weights.hpp"
 #include "util/error.hpp"
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/catalog.hpp"
 
-#include "bench/detail/attention.hpp"
+#include "bench/catalog_shapes.hpp"
 #include "bench/models/entries.hpp"
 
 #include "util/error.hpp"
@@ -11,23 +11,12 @@
 
 namespace layerbench::bench {
 
-namespace nn = torch::nn;
-
 namespace {
-
-torch::TensorOptions on(torch::Device device) { return torch::TensorOptions().dtype(torch::kFloat32).device(device); }
-
-// A module whose forward takes and returns one tensor.
-template<typename Module>
-Instance single(Module module, torch::Tensor input, torch::Device device)
-{
-  module->to(device);
-  return {module.ptr(), input, [module](const torch::Tensor& x) mutable { return module->forward(x); }};
-}
 
 LayerSpec conv2d()
 {
-  constexpr int64_t c_in = 64, c_out = 128, k = 3, h = 32, w = 32;
+  constexpr auto s = shapes::k_conv2d;
+  constexpr int64_t c_in = s.c_in, c_out = s.c_out, k = s.k, h = s.h, w = s.w;
   constexpr int64_t h_out = h - k + 1, w_out = w - k + 1;
   LayerSpec spec{"Conv2d", "nn.Conv2d", "Conv2d(64,128,3) 32x32 input", "B x 64 x 32 x 32",
           dataset::LayerMode::eval,
@@ -37,17 +26,17 @@ LayerSpec conv2d()
           "2*64*128*3*3*30*30 + 128*30*30",
           [=] { return c_in * c_out * k * k + c_out; },
           [=] { return 2.0 * c_in * c_out * k * k * h_out * w_out; },
-          [=] { return 1.0 * c_out * h_out * w_out; },
-          [=](int64_t batch, torch::Device device) {
-            return single(nn::Conv2d(nn::Conv2dOptions(c_in, c_out, k)), torch::randn({batch, c_in, h, w}, on(device)), device);
-          }};
+          [=] { return 1.0 * c_out * h_out * w_out; }};
   spec.bytes = {"4*(C_in*C_out*K*K + C_out)", "4*(C_in*H*W + C_out*H_out*W_out)", "4*(64*128*3*3 + 128)", "4*(64*32*32 + 128*30*30)", 4.0 * (c_in * c_out * k * k + c_out), 4.0 * (c_in * h * w + c_out * h_out * w_out)};
+  spec.note = {"The convolution library (cuDNN on a GPU, oneDNN on the CPU) picks an algorithm for each shape, so the time "
+              "need not follow the FLOP count."};
   return spec;
 }
 
 LayerSpec conv1d()
 {
-  constexpr int64_t c_in = 256, c_out = 512, k = 5, length = 100;
+  constexpr auto s = shapes::k_conv1d;
+  constexpr int64_t c_in = s.c_in, c_out = s.c_out, k = s.k, length = s.length;
   constexpr int64_t l_out = length - k + 1;
   LayerSpec spec{"Conv1d", "nn.Conv1d", "Conv1d(256,512,5) len=100", "B x 256 x 100",
           dataset::LayerMode::eval,
@@ -57,17 +46,16 @@ LayerSpec conv1d()
           "2*256*512*5*96 + 512*96",
           [=] { return c_in * c_out * k + c_out; },
           [=] { return 2.0 * c_in * c_out * k * l_out; },
-          [=] { return 1.0 * c_out * l_out; },
-          [=](int64_t batch, torch::Device device) {
-            return single(nn::Conv1d(nn::Conv1dOptions(c_in, c_out, k)), torch::randn({batch, c_in, length}, on(device)), device);
-          }};
+          [=] { return 1.0 * c_out * l_out; }};
   spec.bytes = {"4*(C_in*C_out*K + C_out)", "4*(C_in*L + C_out*L_out)", "4*(256*512*5 + 512)", "4*(256*100 + 512*96)", 4.0 * (c_in * c_out * k + c_out), 4.0 * (c_in * length + c_out * l_out)};
+  spec.note = {"Runs the same aten::convolution operator as Conv2d, with one spatial dimension.", "Conv2d"};
   return spec;
 }
 
 LayerSpec conv_transpose2d()
 {
-  constexpr int64_t c_in = 128, c_out = 64, k = 4, stride = 2, h = 16, w = 16;
+  constexpr auto s = shapes::k_conv_transpose2d;
+  constexpr int64_t c_in = s.c_in, c_out = s.c_out, k = s.k, stride = s.stride, h = s.h, w = s.w;
   constexpr int64_t h_out = (h - 1) * stride + k, w_out = (w - 1) * stride + k;
   LayerSpec spec{"ConvTranspose2d", "nn.ConvTranspose2d", "ConvTranspose2d(128,64,4,2) 16x16", "B x 128 x 16 x 16",
           dataset::LayerMode::eval,
@@ -77,18 +65,16 @@ LayerSpec conv_transpose2d()
           "2*128*64*4*4*16*16 + 64*34*34",
           [=] { return c_in * c_out * k * k + c_out; },
           [=] { return 2.0 * c_in * c_out * k * k * h * w; },
-          [=] { return 1.0 * c_out * h_out * w_out; },
-          [=](int64_t batch, torch::Device device) {
-            return single(nn::ConvTranspose2d(nn::ConvTranspose2dOptions(c_in, c_out, k).stride(stride)),
-                          torch::randn({batch, c_in, h, w}, on(device)), device);
-          }};
+          [=] { return 1.0 * c_out * h_out * w_out; }};
   spec.bytes = {"4*(C_in*C_out*K*K + C_out)", "4*(C_in*H_in*W_in + C_out*H_out*W_out)", "4*(128*64*4*4 + 64)", "4*(128*16*16 + 64*34*34)", 4.0 * (c_in * c_out * k * k + c_out), 4.0 * (c_in * h * w + c_out * h_out * w_out)};
+  spec.note = {"The gradient of a convolution, run forward: its FLOPs count every input position (H_in × W_in), "
+              "not the output's.", "Conv2d"};
   return spec;
 }
 
 LayerSpec linear()
 {
-  constexpr int64_t in = 4096, out = 4096;
+  constexpr int64_t in = shapes::k_linear.in, out = shapes::k_linear.out;
   LayerSpec spec{"Linear", "nn.Linear", "Linear(4096,4096)", "B x 4096",
           dataset::LayerMode::eval,
           "in*out + out",
@@ -97,54 +83,14 @@ LayerSpec linear()
           "2*4096*4096 + 4096",
           [=] { return in * out + out; },
           [=] { return 2.0 * in * out; },
-          [=] { return 1.0 * out; },
-          [=](int64_t batch, torch::Device device) {
-            // LibTorch's LinearImpl::forward calls addmm directly for 2-D input; Python's calls aten::linear.
-            nn::Linear module(in, out);
-            module->to(device);
-            auto input = torch::randn({batch, in}, on(device));
-            return Instance{module.ptr(), input, [module](const torch::Tensor& x) { return torch::linear(x, module->weight, module->bias); }};
-          }};
+          [=] { return 1.0 * out; }};
   spec.dispatch = "the ATen operator of Python's nn.Linear, aten::linear (LibTorch's C++ module calls aten::addmm "
                   "directly for 2-D input)";
   spec.bytes = {"4*(in*out + out)", "4*(in + out)", "4*(4096*4096 + 4096)", "4*(4096 + 4096)", 4.0 * (in * out + out), 4.0 * (in + out)};
+  spec.note = {"One matrix product and a bias add. The whole weight matrix is read whatever the batch size, so the "
+              "fewer the samples, the fewer FLOPs per byte read.", "", "", NoteClaim::memory_bound_at_smallest_batch};
   return spec;
 }
-
-// Recurrent layers: gates G (4 for LSTM, 3 for GRU), hidden size H, L layers, D directions, T steps.
-// Layer l > 1 reads the D*H outputs of the layer below.
-struct Recurrent
-{
-  int64_t gates, input, hidden, layers, directions, steps;
-
-  int64_t layer_input(int64_t layer) const { return layer == 0 ? input : hidden * directions; }
-
-  int64_t params() const
-  {
-    int64_t total = 0;
-    for (int64_t l = 0; l < layers; ++l) {
-      total += directions * gates * (layer_input(l) * hidden + hidden * hidden + 2 * hidden);
-    }
-    return total;
-  }
-
-  double matmul_flops() const
-  {
-    double total = 0;
-    for (int64_t l = 0; l < layers; ++l) {
-      total += 2.0 * directions * gates * hidden * (layer_input(l) + hidden) * steps;
-    }
-    return total;
-  }
-
-  double elementwise_flops(int64_t per_hidden_per_step) const
-  {
-    return 1.0 * per_hidden_per_step * hidden * steps * layers * directions;
-  }
-};
-
-constexpr Recurrent k_lstm{4, 512, 256, 2, 2, 100};
-constexpr Recurrent k_gru{3, 512, 256, 2, 1, 100};
 
 LayerSpec lstm()
 {
@@ -154,17 +100,13 @@ LayerSpec lstm()
           "sum over layers of 2*D*4*H*(in_l + H)*T + 16*H*T*L*D (gate biases and sums, cell update)",
           "2*4*(512*256 + 256*256 + 2*256) + 2*4*(512*256 + 256*256 + 2*256)",
           "2*2*4*256*(512 + 256)*100 + 2*2*4*256*(512 + 256)*100 + 16*256*100*2*2",
-          [=] { return k_lstm.params(); },
-          [=] { return k_lstm.matmul_flops(); },
+          [=] { return shapes::k_lstm.params(); },
+          [=] { return shapes::k_lstm.matmul_flops(); },
           // Per hidden unit and step: two bias adds and one sum for 4 gates (12), c = f*c + i*g (3), h = o*tanh(c) (1).
-          [=] { return k_lstm.elementwise_flops(16); },
-          [=](int64_t batch, torch::Device device) {
-            nn::LSTM module(nn::LSTMOptions(k_lstm.input, k_lstm.hidden).num_layers(k_lstm.layers).bidirectional(true));
-            module->to(device);
-            auto input = torch::randn({k_lstm.steps, batch, k_lstm.input}, on(device));
-            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable { return std::get<0>(module->forward(x)); }};
-          }};
-  spec.bytes = {"4*params", "4*(T*in + T*D*H + 2*L*D*H) (input; output; h_n and c_n)", "4*3153920", "4*(100*512 + 100*2*256 + 2*2*2*256)", 4.0 * k_lstm.params(), 4.0 * (k_lstm.steps * k_lstm.input + k_lstm.steps * k_lstm.directions * k_lstm.hidden + 2.0 * k_lstm.layers * k_lstm.directions * k_lstm.hidden)};
+          [=] { return shapes::k_lstm.elementwise_flops(16); }};
+  spec.bytes = {"4*params", "4*(T*in + T*D*H + 2*L*D*H) (input; output; h_n and c_n)", "4*3153920", "4*(100*512 + 100*2*256 + 2*2*2*256)", 4.0 * shapes::k_lstm.params(), 4.0 * (shapes::k_lstm.steps * shapes::k_lstm.input + shapes::k_lstm.steps * shapes::k_lstm.directions * shapes::k_lstm.hidden + 2.0 * shapes::k_lstm.layers * shapes::k_lstm.directions * shapes::k_lstm.hidden)};
+  spec.note = {"Each time step needs the previous step's hidden state, so the steps of a sequence run one after another; "
+              "the matrix products of one step are small."};
   return spec;
 }
 
@@ -176,35 +118,15 @@ LayerSpec gru()
           "sum over layers of 2*3*H*(in_l + H)*T + 14*H*T*L (gate biases and sums, state update)",
           "3*(512*256 + 256*256 + 2*256) + 3*(256*256 + 256*256 + 2*256)",
           "2*3*256*(512 + 256)*100 + 2*3*256*(256 + 256)*100 + 14*256*100*2",
-          [=] { return k_gru.params(); },
-          [=] { return k_gru.matmul_flops(); },
+          [=] { return shapes::k_gru.params(); },
+          [=] { return shapes::k_gru.matmul_flops(); },
           // Per hidden unit and step: two bias adds for 3 gates (6), r and z sums (2), n = tanh(x_n + r*h_n) (2),
           // h' = (1 - z)*n + z*h (4).
-          [=] { return k_gru.elementwise_flops(14); },
-          [=](int64_t batch, torch::Device device) {
-            nn::GRU module(nn::GRUOptions(k_gru.input, k_gru.hidden).num_layers(k_gru.layers));
-            module->to(device);
-            auto input = torch::randn({k_gru.steps, batch, k_gru.input}, on(device));
-            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable { return std::get<0>(module->forward(x)); }};
-          }};
-  spec.bytes = {"4*params", "4*(T*in + T*H + L*H) (input; output; h_n)", "4*986112", "4*(100*512 + 100*256 + 2*256)", 4.0 * k_gru.params(), 4.0 * (k_gru.steps * k_gru.input + k_gru.steps * k_gru.hidden + 1.0 * k_gru.layers * k_gru.hidden)};
+          [=] { return shapes::k_gru.elementwise_flops(14); }};
+  spec.bytes = {"4*params", "4*(T*in + T*H + L*H) (input; output; h_n)", "4*986112", "4*(100*512 + 100*256 + 2*256)", 4.0 * shapes::k_gru.params(), 4.0 * (shapes::k_gru.steps * shapes::k_gru.input + shapes::k_gru.steps * shapes::k_gru.hidden + 1.0 * shapes::k_gru.layers * shapes::k_gru.hidden)};
+  spec.note = {"Three gates where the LSTM has four. In this catalog the LSTM is bidirectional and the GRU is not.", "LSTM"};
   return spec;
 }
-
-// Attention over S tokens of width d with h heads.
-struct Attention
-{
-  int64_t d, heads, seq;
-
-  int64_t params() const { return 4 * d * d + 4 * d; }
-  // Q, K, V and output projections, then QK^T and AV.
-  double matmul_flops() const { return 2.0 * 4 * d * d * seq + 2.0 * 2 * seq * seq * d; }
-  // Projection biases (4dS), scaling q (dS), softmax at 4 per score (4hS^2).
-  double elementwise_flops() const { return 4.0 * d * seq + 1.0 * d * seq + 4.0 * heads * seq * seq; }
-};
-
-constexpr Attention k_attention{512, 8, 512};
-constexpr int64_t k_feedforward = 2048;
 
 LayerSpec multihead_attention()
 {
@@ -214,28 +136,23 @@ LayerSpec multihead_attention()
           "8*d^2*S + 4*S^2*d + 5*d*S (biases, scaling) + 4*h*S^2 (softmax)",
           "4*512^2 + 4*512",
           "8*512^2*512 + 4*512^2*512 + 5*512*512 + 4*8*512^2",
-          [=] { return k_attention.params(); },
-          [=] { return k_attention.matmul_flops(); },
-          [=] { return k_attention.elementwise_flops(); },
-          [=](int64_t batch, torch::Device device) {
-            nn::MultiheadAttention module(nn::MultiheadAttentionOptions(k_attention.d, k_attention.heads));
-            module->to(device);
-            auto input = torch::randn({k_attention.seq, batch, k_attention.d}, on(device));
-            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable {
-                              return detail::self_attention_like_python(*module, x, detail::NeedWeights::yes);
-                            }};
-          }};
+          [=] { return shapes::k_attention.params(); },
+          [=] { return shapes::k_attention.matmul_flops(); },
+          [=] { return shapes::k_attention.elementwise_flops(); }};
   spec.dispatch = "the ATen operators of Python's nn.MultiheadAttention called as mha(x, x, x) (need_weights=True: "
                   "bmm, softmax, bmm, head-averaged weights), called directly on the C++ module's parameters; "
                   "LibTorch's C++ forward would also run torch::equal(query, key) and torch::equal(key, value)";
-  spec.bytes = {"4*(4*d^2 + 4*d)", "4*(S*d + S*d + S^2) (input, read once for query, key and value; output; head-averaged weights)", "4*(4*512^2 + 4*512)", "4*(512*512 + 512*512 + 512^2)", 4.0 * k_attention.params(), 4.0 * (2.0 * k_attention.seq * k_attention.d + 1.0 * k_attention.seq * k_attention.seq)};
+  spec.bytes = {"4*(4*d^2 + 4*d)", "4*(S*d + S*d + S^2) (input, read once for query, key and value; output; head-averaged weights)", "4*(4*512^2 + 4*512)", "4*(512*512 + 512*512 + 512^2)", 4.0 * shapes::k_attention.params(), 4.0 * (2.0 * shapes::k_attention.seq * shapes::k_attention.d + 1.0 * shapes::k_attention.seq * shapes::k_attention.seq)};
+  spec.note = {"Whether a fused attention kernel (flash or memory-efficient) runs depends on the device, the "
+              "data type and whether the attention weights are returned; the operators recorded for each "
+              "cell show which ran."};
   return spec;
 }
 
 LayerSpec transformer_encoder()
 {
-  constexpr auto a = k_attention;
-  constexpr int64_t ff = k_feedforward;
+  constexpr auto a = shapes::k_attention;
+  constexpr int64_t ff = shapes::k_feedforward;
   LayerSpec spec{"TransformerEncoder", "nn.TransformerEncoder", "d=512,8heads,ff=2048 seq=512", "512 x B x 512",
           dataset::LayerMode::eval,
           "attention (4*d^2 + 4*d) + feed-forward (2*d*d_ff + d_ff + d) + two LayerNorms (4*d)",
@@ -248,30 +165,20 @@ LayerSpec transformer_encoder()
           [=] {
             return a.elementwise_flops() + 1.0 * (ff + a.d) * a.seq + 1.0 * ff * a.seq + 2.0 * a.d * a.seq
                    + 2.0 * 7 * a.d * a.seq;
-          },
-          [=](int64_t batch, torch::Device device) {
-            nn::TransformerEncoder module(
-              nn::TransformerEncoderOptions(nn::TransformerEncoderLayerOptions(a.d, a.heads).dim_feedforward(ff), 1));
-            module->to(device);
-            auto input = torch::randn({a.seq, batch, a.d}, on(device));
-            return Instance{module.ptr(), input, [module](const torch::Tensor& x) mutable {
-                              auto output = x;
-                              for (const auto& layer : *module->layers) {
-                                output = detail::encoder_layer_like_python(*layer->as<nn::TransformerEncoderLayerImpl>(), output);
-                              }
-                              return output;
-                            }};
           }};
   spec.dispatch = "the ATen operators of Python's nn.TransformerEncoderLayer (self-attention without weights through "
                   "scaled_dot_product_attention, ReLU feed-forward, post-norm), called directly on the C++ module's "
                   "parameters; LibTorch's C++ layer would ask for the attention weights and run bmm + softmax";
   spec.bytes = {"4*params", "4*(S*d + S*d) (input; output)", "4*3152384", "4*(512*512 + 512*512)", 4.0 * (a.params() + 2 * a.d * ff + ff + a.d + 4 * a.d), 4.0 * 2 * a.seq * a.d};
+  spec.note = {"Self-attention and a feed-forward block, each with a residual add and a LayerNorm; the "
+              "attention scores grow with the square of the sequence length.", "MultiheadAttention"};
   return spec;
 }
 
 LayerSpec batch_norm2d()
 {
-  constexpr int64_t features = 256, h = 32, w = 32;
+  constexpr auto s = shapes::k_batch_norm2d;
+  constexpr int64_t features = s.features, h = s.h, w = s.w;
   LayerSpec spec{"BatchNorm2d", "nn.BatchNorm2d", "BatchNorm2d(256) 32x32 input", "B x 256 x 32 x 32",
           dataset::LayerMode::eval,
           "2*C (weight, bias; running mean and variance are buffers, not parameters)",
@@ -280,17 +187,16 @@ LayerSpec batch_norm2d()
           "2*256*32*32",
           [=] { return 2 * features; },
           [=] { return 0.0; },
-          [=] { return 2.0 * features * h * w; },
-          [=](int64_t batch, torch::Device device) {
-            return single(nn::BatchNorm2d(features), torch::randn({batch, features, h, w}, on(device)), device);
-          }};
+          [=] { return 2.0 * features * h * w; }};
   spec.bytes = {"4*4*C (weight, bias, running mean and variance)", "4*(C*H*W + C*H*W)", "4*4*256", "4*(256*32*32 + 256*32*32)", 4.0 * 4 * features, 4.0 * 2 * features * h * w};
+  spec.note = {"In eval mode it applies the stored running mean and variance: two buffers of one value per "
+              "feature each, which are not parameters."};
   return spec;
 }
 
 LayerSpec layer_norm()
 {
-  constexpr int64_t width = 512, seq = 512;
+  constexpr int64_t width = shapes::k_layer_norm.width, seq = shapes::k_layer_norm.seq;
   LayerSpec spec{"LayerNorm", "nn.LayerNorm", "LayerNorm(512) seq=512", "B x 512 x 512",
           dataset::LayerMode::eval,
           "2*normalized_shape",
@@ -299,17 +205,17 @@ LayerSpec layer_norm()
           "7*512*512",
           [=] { return 2 * width; },
           [=] { return 0.0; },
-          [=] { return 7.0 * width * seq; },
-          [=](int64_t batch, torch::Device device) {
-            return single(nn::LayerNorm(nn::LayerNormOptions({width})), torch::randn({batch, seq, width}, on(device)), device);
-          }};
+          [=] { return 7.0 * width * seq; }};
   spec.bytes = {"4*2*normalized_shape", "4*(S*normalized_shape + S*normalized_shape)", "4*2*512", "4*(512*512 + 512*512)", 4.0 * 2 * width, 4.0 * 2 * seq * width};
+  spec.note = {"Computes a mean and a variance over each position's features at run time, where eval-mode "
+              "BatchNorm2d reads stored ones.", "BatchNorm2d"};
   return spec;
 }
 
 LayerSpec embedding()
 {
-  constexpr int64_t vocabulary = 50000, width = 768, seq = 128;
+  constexpr auto s = shapes::k_embedding;
+  constexpr int64_t vocabulary = s.vocabulary, width = s.width, seq = s.seq;
   LayerSpec spec{"Embedding", "nn.Embedding", "Embedding(50000,768) seq=128", "B x 128 (int64 indices)",
           dataset::LayerMode::eval,
           "vocab*dim",
@@ -318,24 +224,22 @@ LayerSpec embedding()
           "0",
           [=] { return vocabulary * width; },
           [=] { return 0.0; },
-          [=] { return 0.0; },
-          [=](int64_t batch, torch::Device device) {
-            auto input = torch::randint(0, vocabulary, {batch, seq}, torch::TensorOptions().dtype(torch::kInt64).device(device));
-            return single(nn::Embedding(vocabulary, width), input, device);
-          }};
+          [=] { return 0.0; }};
   spec.bytes = {"0 (only the gathered rows are read: per sample)", "8*S + 4*S*dim + 4*S*dim (int64 indices; the S rows gathered; output)", "0", "8*128 + 4*128*768 + 4*128*768", 0.0, 8.0 * seq + 4.0 * 2 * seq * width};
+  spec.note = {"A row lookup: no arithmetic, so 0 FLOPs by convention and no point on a FLOP/s roofline."};
   return spec;
 }
 
-template<typename Pool, typename Options>
 LayerSpec pool(const char* name,
                const char* module,
                const char* config,
                const char* flops_formula,
                const char* flops_values,
-               int64_t per_output)
+               int64_t per_output,
+               LayerNote note)
 {
-  constexpr int64_t channels = 128, h = 32, w = 32, k = 2;
+  constexpr auto s = shapes::k_pool;
+  constexpr int64_t channels = s.channels, h = s.h, w = s.w, k = s.k;
   constexpr int64_t outputs = channels * (h / k) * (w / k);
   LayerSpec spec{name, module, config, "B x 128 x 32 x 32",
           dataset::LayerMode::eval,
@@ -345,17 +249,15 @@ LayerSpec pool(const char* name,
           flops_values,
           [=] { return int64_t{0}; },
           [=] { return 0.0; },
-          [per_output] { return 1.0 * per_output * outputs; },
-          [=](int64_t batch, torch::Device device) {
-            return single(Pool(Options(k).stride(k)), torch::randn({batch, channels, h, w}, on(device)), device);
-          }};
+          [per_output] { return 1.0 * per_output * outputs; }};
   spec.bytes = {"0", "4*(C*H*W + C*H_out*W_out)", "0", "4*(128*32*32 + 128*16*16)", 0.0, 4.0 * (channels * h * w + outputs)};
+  spec.note = std::move(note);
   return spec;
 }
 
 LayerSpec dropout()
 {
-  constexpr int64_t width = 512;
+  constexpr int64_t width = shapes::k_dropout.width;
   LayerSpec spec{"Dropout", "nn.Dropout", "Dropout(0.5) 512-dim", "B x 512",
           dataset::LayerMode::train,
           "0",
@@ -364,11 +266,10 @@ LayerSpec dropout()
           "512",
           [=] { return int64_t{0}; },
           [=] { return 0.0; },
-          [=] { return 1.0 * width; },
-          [=](int64_t batch, torch::Device device) {
-            return single(nn::Dropout(0.5), torch::randn({batch, width}, on(device)), device);
-          }};
+          [=] { return 1.0 * width; }};
   spec.bytes = {"0", "4*(dim + dim) (input; output; the mask is not counted)", "0", "4*(512 + 512)", 0.0, 4.0 * 2 * width};
+  spec.note = {"The identity in eval mode. In train mode it draws a random mask and scales the values it keeps; the "
+              "random numbers are not counted as FLOPs."};
   return spec;
 }
 
@@ -396,11 +297,13 @@ const std::vector<LayerSpec>& catalog()
     four_d(batch_norm2d()),
     layer_norm(),
     embedding(),
-    four_d(pool<nn::MaxPool2d, nn::MaxPool2dOptions>("MaxPool2d", "nn.MaxPool2d", "MaxPool2d(2,stride=2) 128ch 32x32",
-                                                     "(K*K - 1)*C*H_out*W_out (compares)", "(2*2 - 1)*128*16*16", 3)),
-    four_d(pool<nn::AvgPool2d, nn::AvgPool2dOptions>("AvgPool2d", "nn.AvgPool2d", "AvgPool2d(2,stride=2) 128ch 32x32",
-                                                     "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)",
-                                                     "2*2*128*16*16", 4)),
+    four_d(pool("MaxPool2d", "nn.MaxPool2d", "MaxPool2d(2,stride=2) 128ch 32x32", "(K*K - 1)*C*H_out*W_out (compares)",
+                "(2*2 - 1)*128*16*16", 3,
+                {"The positions of the maxima are needed only by a backward pass; whether the forward stores "
+                 "them shows in its operators.", "", "aten::max_pool2d_with_indices"})),
+    four_d(pool("AvgPool2d", "nn.AvgPool2d", "AvgPool2d(2,stride=2) 128ch 32x32",
+                "K*K*C*H_out*W_out (K*K - 1 adds and a multiply per output)", "2*2*128*16*16", 4,
+                {"Averages each window and keeps no positions.", "MaxPool2d"})),
     dropout(),
   };
   return layers;
@@ -412,14 +315,26 @@ const std::vector<LayerSpec>& model_catalog()
   return entries;
 }
 
-const LayerSpec& find_layer(const std::string& name)
+const LayerSpec* find_entry(const std::string& name)
 {
-  std::vector<std::string> names;
   for (const auto* entries : {&catalog(), &model_catalog()}) {
     for (const auto& spec : *entries) {
       if (spec.name == name) {
-        return spec;
+        return &spec;
       }
+    }
+  }
+  return nullptr;
+}
+
+const LayerSpec& find_layer(const std::string& name)
+{
+  if (const auto* spec = find_entry(name)) {
+    return *spec;
+  }
+  std::vector<std::string> names;
+  for (const auto* entries : {&catalog(), &model_catalog()}) {
+    for (const auto& spec : *entries) {
       names.push_back(spec.name);
     }
   }
@@ -428,20 +343,6 @@ const LayerSpec& find_layer(const std::string& name)
     message += ", did you mean '" + *hint + "'?";
   }
   throw UsageError(message + " (see 'layerbench layers')");
-}
-
-int64_t count_parameters(const torch::nn::Module& module)
-{
-  int64_t total = 0;
-  for (const auto& parameter : module.parameters()) {
-    total += parameter.numel();
-  }
-  return total;
-}
-
-int64_t count_parameters(const LayerSpec& spec)
-{
-  return count_parameters(*spec.instantiate(1, torch::kCPU).module);
 }
 
 LayerTraits traits(const LayerSpec& spec) { return {spec.name, spec.rank, spec.kind == dataset::LayerKind::model}; }

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The benchmark's layers: one entry each. An entry knows how to build its module and input, its
-// configuration text and its parameter and FLOP formulas. Adding a layer is adding one entry.
+// The benchmark's layers and whole models: one entry each, torch-free. An entry holds what a reader
+// and the site need (its configuration text, its parameter, FLOP and byte formulas, its input rank,
+// LayerBench's note on it); how it is built in LibTorch lives apart, in bench/detail/builders.cpp, from
+// the same numbers (bench/catalog_shapes.hpp). Adding a layer is adding its entry and its builder; a
+// test checks that every entry has one.
 //
 // FLOP convention (also written into every dataset's methodology):
 //  - matrix work: 2 FLOPs per multiply-accumulate in matrix products, convolutions and attention
@@ -19,36 +22,12 @@
 #include "bench/axes_plan.hpp"
 #include "dataset/dataset.hpp"
 
-#include <torch/torch.h>
-
+#include <cstdint>
 #include <functional>
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace layerbench::bench {
-
-// A whole model's training step apart from its forward (bench/models/entries.hpp): a train corner runs
-// zero_grad, the loss (forward and loss, under the corner's autocast), backward and the optimizer step.
-struct Training
-{
-  std::function<torch::Tensor()> loss;
-  std::function<void()> zero_grad;
-  std::function<void()> step;
-  std::vector<torch::Tensor> parameters; // what the fp16 gradient scaler unscales
-};
-
-// One built layer with its input on a device, ready to run. The input is kept apart from the call so
-// that a setting can replace it (channels_last) or ask for its gradient (train).
-struct Instance
-{
-  std::shared_ptr<torch::nn::Module> module;
-  torch::Tensor input;
-  std::function<torch::Tensor(const torch::Tensor&)> call; // one forward pass on the given input
-  std::shared_ptr<Training> training; // whole models only: a train corner times this step
-
-  torch::Tensor forward() const { return call(input); }
-};
 
 // Minimum traffic of one forward pass (docs/roofline.md): inputs and parameters read once, outputs
 // written once, intermediates (im2col buffers, attention scores, gates, Dropout's mask) not counted,
@@ -62,6 +41,23 @@ struct BytesFormula
   std::string per_sample_values;
   double fixed = 0;
   double per_sample = 0;
+};
+
+// What a note may claim about the data: the site says it only where the featured dataset bears it out.
+enum class NoteClaim
+{
+  none,
+  memory_bound_at_smallest_batch, // "at batch size 1 reading memory sets its time"
+};
+
+// LayerBench's own remark on a layer, in words only, and true of the layer's definition whatever a run
+// measures: the site computes every figure and every claim about times beside it from the dataset.
+struct LayerNote
+{
+  std::string text;
+  std::string compare_to;    // the layer the remark sets this one against; empty for none
+  std::string operator_name; // an operator whose presence in the recorded operators the site reports
+  NoteClaim claim = NoteClaim::none;
 };
 
 struct LayerSpec
@@ -80,7 +76,6 @@ struct LayerSpec
   std::function<int64_t()> params;             // the formula, evaluated on this entry's configuration
   std::function<double()> matmul_flops;        // per sample
   std::function<double()> elementwise_flops;   // per sample
-  std::function<Instance(int64_t batch_size, torch::Device device)> instantiate;
   // How the forward is called, where it is not simply the C++ module (see bench/detail/attention.hpp).
   std::string dispatch;
   BytesFormula bytes;
@@ -90,6 +85,7 @@ struct LayerSpec
   dataset::LayerKind kind = dataset::LayerKind::layer;
   std::vector<dataset::LayerUse> contains;
   std::string train_step;
+  LayerNote note;
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };
@@ -104,11 +100,8 @@ const std::vector<LayerSpec>& model_catalog();
 // A layer or a model by name. Throws UsageError naming the unknown name and the closest known one.
 const LayerSpec& find_layer(const std::string& name);
 
-int64_t count_parameters(const torch::nn::Module& module);
-
-// Builds the layer's module on the CPU and counts its parameters: the count does not depend on the
-// device, and the CPU always has room for the module.
-int64_t count_parameters(const LayerSpec& spec);
+// The same, or nullptr: for readers of datasets, which may name layers this catalog no longer has.
+const LayerSpec* find_entry(const std::string& name);
 
 LayerTraits traits(const LayerSpec& spec);
 

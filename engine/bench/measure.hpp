@@ -11,7 +11,11 @@
 
 namespace layerbench::bench {
 
-struct LayerSpec; // bench/catalog.hpp; declared only, so that this header stays torch-free
+struct LayerSpec; // bench/catalog.hpp
+
+// Builds the entry's module on the CPU and counts its parameters (bench/detail/builders.cpp): the count
+// does not depend on the device, and the CPU always has room for the module.
+int64_t count_parameters(const LayerSpec& spec);
 
 struct MeasureSettings
 {

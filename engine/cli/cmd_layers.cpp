@@ -6,6 +6,7 @@
 #if LAYERBENCH_WITH_TORCH
 
 #include "bench/catalog.hpp"
+#include "bench/measure.hpp"
 #include "dataset/io.hpp"
 #include "util/format.hpp"
 

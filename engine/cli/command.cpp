@@ -7,6 +7,10 @@
 
 #include <iostream>
 
+#if LAYERBENCH_WITH_TORCH
+#include "bench/torch_error.hpp"
+#endif
+
 namespace po = boost::program_options;
 
 namespace layerbench::cli {
@@ -67,6 +71,16 @@ std::optional<po::variables_map> parse(const std::string& command,
     throw UsageError(command + ": " + error.what() + " (see 'layerbench " + command + " --help')");
   }
   return values;
+}
+
+std::string error_text(const std::exception& error)
+{
+#if LAYERBENCH_WITH_TORCH
+  if (const auto torch = bench::torch_message(error)) {
+    return "torch: " + *torch;
+  }
+#endif
+  return error.what();
 }
 
 } // namespace layerbench::cli

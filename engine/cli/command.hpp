@@ -31,6 +31,10 @@ parse(const std::string& command,
       const boost::program_options::positional_options_description& positional = {},
       const boost::program_options::options_description& hidden = {});
 
+// An error that no handler caught, in our words: torch's (c10::Error) as "torch: " and its message
+// without the C++ backtrace (bench/torch_error.hpp), any other as its what().
+std::string error_text(const std::exception& error);
+
 // The command line as typed, for provenance.
 const std::string& invocation();
 // The invocation as a dataset records it (provenance.command_line): a UsageError, before anything is

@@ -140,7 +140,7 @@ class ModelCase(unittest.TestCase):
         print(f"{label}: {len(reference)} tensors, largest |C++ - Python| = {largest:.3g} ({where})")
 
     def check_operators(self, name, ours, python):
-        # The C++ models call what Python's modules call (bench/models/python_calls.hpp and the comments
+        # The C++ models call what Python's modules call (bench/detail/models/python_calls.hpp and the comments
         # in bert.cpp); docs/models.md says which choices that took.
         differences = operator_differences(ours, python)
         for op, (cpp, py) in differences.items():

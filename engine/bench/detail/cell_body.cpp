@@ -62,7 +62,7 @@ CellBody::CellBody(const LayerSpec& spec,
                    const dataset::Axes& axes,
                    DeviceBackend& backend,
                    const std::filesystem::path& aoti_package)
-  : m_instance(spec.instantiate(batch_size, torch_device(backend)))
+  : m_instance(instantiate(spec, batch_size, torch_device(backend)))
 {
   const bool train = axes[dataset::k_mode] == dataset::GradMode::train;
   if (train || spec.mode == dataset::LayerMode::train) {

@@ -3,10 +3,10 @@
 
 // A cell's layer built at one corner, in torch's terms: what the measurers time and profile.
 
-#include "bench/catalog.hpp"
+#include "bench/detail/builder.hpp"
 #include "bench/detail/torch_compat.hpp"
 #include "bench/device.hpp"
-#include "bench/models/grad_scaler.hpp"
+#include "bench/detail/models/grad_scaler.hpp"
 #include "dataset/axes.hpp"
 
 #include <torch/torch.h>

@@ -5,7 +5,7 @@
 // cudnn.benchmark) for the life of a cell, autocast around each forward as Python's torch.autocast
 // does it, and the channels_last layout of a built layer.
 
-#include "bench/catalog.hpp"
+#include "bench/detail/builder.hpp"
 #include "bench/detail/torch_compat.hpp"
 #include "dataset/axes.hpp"
 

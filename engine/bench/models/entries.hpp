@@ -14,11 +14,18 @@
 // small so that thousands of timed steps on random data keep the weights finite.
 
 #include "bench/catalog.hpp"
+#include "bench/models/config.hpp"
 
+#include <string>
 #include <vector>
 
 namespace layerbench::bench::models {
 
 std::vector<LayerSpec> model_entries();
+
+// The architecture a model entry is built from (bench/detail/models/instances.hpp), or nullptr where
+// `name` is not a model of that family.
+const ResNetOptions* resnet_options(const std::string& name);
+const BertConfig* bert_config(const std::string& name);
 
 } // namespace layerbench::bench::models

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/models/inventory.hpp"
 
+#include <array>
 #include <cstdio>
 
 namespace layerbench::bench::models {
@@ -48,7 +49,7 @@ void batch_norm(Uses& uses, int64_t channels, int64_t size, bool relu)
 
 int64_t bottleneck(Uses& uses, int64_t in, int64_t planes, int64_t stride, int64_t size)
 {
-  const int64_t out = planes * BottleneckImpl::k_expansion;
+  const int64_t out = planes * k_bottleneck_expansion;
   conv(uses, in, planes, 1, 1, size);
   batch_norm(uses, planes, size, true);
   const int64_t out_size = conv(uses, planes, planes, 3, stride, size);
@@ -113,7 +114,7 @@ Uses resnet_inventory(const ResNetOptions& options, int64_t image_size)
     for (int64_t block = 0; block < options.blocks[stage]; ++block) {
       const int64_t stride = (stage > 0 && block == 0) ? 2 : 1;
       size = bottleneck(uses, channels, widths[stage], stride, size);
-      channels = widths[stage] * BottleneckImpl::k_expansion;
+      channels = widths[stage] * k_bottleneck_expansion;
     }
   }
   add(uses, "AdaptiveAvgPool2d", "AdaptiveAvgPool2d(1) on " + plane(channels, size), 0,
@@ -136,6 +137,39 @@ Uses bert_inventory(const BertConfig& c, int64_t s)
   }
   linear(uses, d, d, 1, "token (pooler; its tanh not counted)");
   return uses;
+}
+
+int64_t resnet_parameters(const ResNetOptions& options)
+{
+  const auto conv = [](int64_t in, int64_t out, int64_t kernel) { return in * out * kernel * kernel; };
+  const auto batch_norm = [](int64_t channels) { return 2 * channels; };
+  int64_t total = conv(3, 64, 7) + batch_norm(64);
+  int64_t channels = 64;
+  for (size_t stage = 0; stage < options.blocks.size(); ++stage) {
+    const int64_t planes = int64_t{64} << stage;
+    const int64_t out = planes * k_bottleneck_expansion;
+    for (int64_t block = 0; block < options.blocks[stage]; ++block) {
+      total += conv(channels, planes, 1) + batch_norm(planes) + conv(planes, planes, 3) + batch_norm(planes)
+               + conv(planes, out, 1) + batch_norm(out);
+      const int64_t stride = (stage > 0 && block == 0) ? 2 : 1;
+      if (stride != 1 || channels != out) { // the downsample: a 1x1 convolution and its BatchNorm
+        total += conv(channels, out, 1) + batch_norm(out);
+      }
+      channels = out;
+    }
+  }
+  return total + channels * options.num_classes + options.num_classes;
+}
+
+int64_t bert_parameters(const BertConfig& c)
+{
+  const int64_t d = c.hidden_size;
+  const auto linear = [](int64_t in, int64_t out) { return in * out + out; };
+  const int64_t layer_norm = 2 * d;
+  const int64_t embeddings = (c.vocab_size + c.max_position_embeddings + c.type_vocab_size) * d + layer_norm;
+  const int64_t layer = 4 * linear(d, d) + layer_norm + linear(d, c.intermediate_size) + linear(c.intermediate_size, d)
+                        + layer_norm;
+  return embeddings + c.num_hidden_layers * layer + linear(d, d);
 }
 
 double matmul_flops(const Uses& uses)

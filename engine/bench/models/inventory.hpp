@@ -9,8 +9,7 @@
 // layer sum (issue 25) measures each entry as a layer cell. Derived from the architecture as
 // resnet.cpp and bert.cpp build it, and checked against them by tests/test_bench_model_entries.cpp.
 
-#include "bench/models/bert.hpp"
-#include "bench/models/resnet.hpp"
+#include "bench/models/config.hpp"
 #include "dataset/dataset.hpp"
 
 #include <vector>
@@ -22,6 +21,11 @@ std::vector<dataset::LayerUse> resnet_inventory(const ResNetOptions& options, in
 
 // transformers' BertModel (embeddings, encoder, pooler) in eval on `sequence_length` tokens.
 std::vector<dataset::LayerUse> bert_inventory(const BertConfig& config, int64_t sequence_length);
+
+// The parameters of torchvision's ResNet and of transformers' BertModel (pooler included, heads not), from
+// the architecture: each weight and bias tensor once. A test checks them against the built models.
+int64_t resnet_parameters(const ResNetOptions& options);
+int64_t bert_parameters(const BertConfig& config);
 
 double matmul_flops(const std::vector<dataset::LayerUse>& uses);
 double elementwise_flops(const std::vector<dataset::LayerUse>& uses);

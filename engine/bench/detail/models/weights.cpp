@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/weights.hpp"
+#include "bench/detail/models/weights.hpp"
 
 #include "util/error.hpp"
 

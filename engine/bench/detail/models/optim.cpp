@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/optim.hpp"
+#include "bench/detail/models/optim.hpp"
 
 #include <cmath>
 

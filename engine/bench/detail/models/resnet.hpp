@@ -4,10 +4,12 @@
 // ResNet-50 v1.5 as torchvision's `resnet50` builds it (torchvision/models/resnet.py): the bottleneck's
 // stride sits on its 3x3 convolution, not on its first 1x1 as in the paper's v1. Parameter and buffer
 // names are torchvision's ("layer2.0.downsample.1.running_var"), so a state dict saved in Python loads
-// by name (bench/models/weights.hpp); the forward dispatches the ATen operators torchvision's does
+// by name (bench/detail/models/weights.hpp); the forward dispatches the ATen operators torchvision's does
 // (docs/models.md). Weights are initialised as torchvision initialises them.
 //
-// A LibTorch builder, internal to engine/bench like the layers' builders in catalog.cpp.
+// A LibTorch builder, internal to engine/bench like the layers' builders in bench/detail/builders.cpp.
+
+#include "bench/models/config.hpp"
 
 #include <torch/torch.h>
 
@@ -16,18 +18,10 @@
 
 namespace layerbench::bench::models {
 
-// torchvision's ResNet(Bottleneck, blocks, num_classes): the defaults are resnet50. Fewer blocks make
-// the small variants tests use; the widths are fixed, as torchvision fixes them.
-struct ResNetOptions
-{
-  std::array<int64_t, 4> blocks{3, 4, 6, 3}; // bottlenecks in layer1..layer4
-  int64_t num_classes = 1000;
-};
-
 class BottleneckImpl : public torch::nn::Module
 {
 public:
-  static constexpr int64_t k_expansion = 4;
+  static constexpr int64_t k_expansion = k_bottleneck_expansion;
 
   // `planes` is the width of the 3x3 convolution; the block outputs planes * k_expansion channels.
   BottleneckImpl(int64_t in_channels, int64_t planes, int64_t stride);

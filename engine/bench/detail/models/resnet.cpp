@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/resnet.hpp"
+#include "bench/detail/models/resnet.hpp"
 
-#include "bench/models/python_calls.hpp"
+#include "bench/detail/models/python_calls.hpp"
 
 #include "util/error.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/grad_scaler.hpp"
+#include "bench/detail/models/grad_scaler.hpp"
 
 namespace layerbench::bench::models {
 

@@ -4,41 +4,22 @@
 // BERT as Hugging Face transformers builds it (models/bert/modeling_bert.py, transformers 5.23):
 // BertModel (embeddings, encoder, pooler) and BertForPreTraining (BertModel plus the masked-LM and
 // next-sentence heads). Module, parameter and buffer names are transformers' ("encoder.layer.3.attention
-// .self.query.weight"), so a state dict saved in Python loads by name (bench/models/weights.hpp).
+// .self.query.weight"), so a state dict saved in Python loads by name (bench/detail/models/weights.hpp).
 //
 // Attention follows the implementation BertModel picks by default, "sdpa": one
 // aten::scaled_dot_product_attention per layer with no mask (transformers drops an all-ones mask), with
 // transformers' views, transposes and reshapes around it; docs/models.md compares the operators.
 // Weights are initialised as transformers initialises them (normal, std initializer_range; biases 0).
 //
-// A LibTorch builder, internal to engine/bench like the layers' builders in catalog.cpp.
+// A LibTorch builder, internal to engine/bench like the layers' builders in bench/detail/builders.cpp.
+
+#include "bench/models/config.hpp"
 
 #include <torch/torch.h>
 
 #include <cstdint>
 
 namespace layerbench::bench::models {
-
-// transformers' BertConfig, with its field names; the defaults are bert-base-uncased's (vocabulary 30522).
-struct BertConfig
-{
-  int64_t vocab_size = 30522;
-  int64_t hidden_size = 768;
-  int64_t num_hidden_layers = 12;
-  int64_t num_attention_heads = 12;
-  int64_t intermediate_size = 3072;
-  int64_t max_position_embeddings = 512;
-  int64_t type_vocab_size = 2;
-  int64_t pad_token_id = 0;
-  double hidden_dropout_prob = 0.1;
-  double attention_probs_dropout_prob = 0.1;
-  double layer_norm_eps = 1e-12;
-  double initializer_range = 0.02;
-};
-
-// bert-base-cased and bert-large-cased (their config.json): a 28,996-token cased vocabulary.
-BertConfig bert_base_cased();
-BertConfig bert_large_cased();
 
 // transformers' BertEmbeddings: word + token type + position, then LayerNorm and Dropout.
 class BertEmbeddingsImpl : public torch::nn::Module

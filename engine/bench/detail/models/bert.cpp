@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/bert.hpp"
+#include "bench/detail/models/bert.hpp"
 
-#include "bench/models/python_calls.hpp"
+#include "bench/detail/models/python_calls.hpp"
 
 #include "util/error.hpp"
 
@@ -57,23 +57,6 @@ void check(const BertConfig& config)
 }
 
 } // namespace
-
-BertConfig bert_base_cased()
-{
-  BertConfig config;
-  config.vocab_size = 28996;
-  return config;
-}
-
-BertConfig bert_large_cased()
-{
-  BertConfig config = bert_base_cased();
-  config.hidden_size = 1024;
-  config.num_hidden_layers = 24;
-  config.num_attention_heads = 16;
-  config.intermediate_size = 4096;
-  return config;
-}
 
 BertEmbeddingsImpl::BertEmbeddingsImpl(const BertConfig& config)
 {
