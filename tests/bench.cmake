@@ -30,9 +30,13 @@ if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_PYTHON)
   add_test(NAME bench/models_flops
            COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/models_flop_check.py $<TARGET_FILE:layerbench>)
   set_tests_properties(bench/models_flops PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 ENVIRONMENT HF_HUB_OFFLINE=1)
-  add_test(NAME bench/models_torch_compile
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/models_torch_compile_check.sh $<TARGET_FILE:layerbench> ${LAYERBENCH_PYTHON})
-  set_tests_properties(bench/models_torch_compile PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT HF_HUB_OFFLINE=1)
+  # A compiled cell of a whole model end to end: the torch.compile worker, and an AOTInductor package
+  # exported into an empty cache.
+  foreach(compiled torch_compile aot_inductor)
+    add_test(NAME bench/models_${compiled}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/models_compiled_check.sh $<TARGET_FILE:layerbench> ${LAYERBENCH_PYTHON} ${compiled})
+    set_tests_properties(bench/models_${compiled} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600 ENVIRONMENT HF_HUB_OFFLINE=1)
+  endforeach()
 endif()
 
 # The whole models (engine/bench/models/) against torchvision's resnet50 and transformers' BERT: parameter

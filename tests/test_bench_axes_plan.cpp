@@ -107,6 +107,23 @@ TEST_CASE("bench::preset")
     CHECK(dataset::corners(p.grid).size() == 4 * 2 * 2 * 3 * 2);
     CHECK(dataset::grid_values(p.grid, "compiled") == std::vector<std::string>{"eager", "aot_inductor"});
   }
+  SUBCASE("models: eager, and an AOTInductor package for the fp32 inference corner only")
+  {
+    const bench::LayerTraits model{"ResNet50", bench::InputRank::four_d, true};
+    for (const auto device : {DeviceKind::cpu, DeviceKind::cuda}) {
+      const auto p = bench::preset(bench::PresetName::models, device);
+      CHECK(dataset::grid_values(p.grid, "compiled") == std::vector<std::string>{"eager", "aot_inductor"});
+      int packaged = 0;
+      for (const auto& corner : dataset::corners(p.grid)) {
+        if (corner[dataset::k_compiled] == dataset::Compiled::aot_inductor && !bench::unsupported(corner, device, model)) {
+          CHECK(corner[dataset::k_precision] == dataset::Precision::fp32);
+          CHECK(corner[dataset::k_mode] == dataset::GradMode::inference_mode);
+          ++packaged;
+        }
+      }
+      CHECK(packaged == 1);
+    }
+  }
   SUBCASE("an unknown preset names --preset") { CHECK_THROWS_AS(bench::parse_preset("fast"), UsageError); }
 }
 

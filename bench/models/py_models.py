@@ -189,6 +189,14 @@ def build(model: str, batch_size: int, mode: str, precision: str, device: torch.
     return bert_twin(model, batch_size, mode, precision, device, wrap)
 
 
+def example_input(model: str, batch_size: int, device: torch.device) -> torch.Tensor:
+    """A model's input at a batch size, as its twin builds it: images for ResNet, token ids for BERT."""
+    rng = generator(device)
+    if model in RESNET_BLOCKS:
+        return torch.randn(batch_size, 3, IMAGE_SIZE, IMAGE_SIZE, generator=rng, device=device)
+    return torch.randint(1, VOCABULARY, (batch_size, SEQUENCE_LENGTH), generator=rng, device=device)
+
+
 def runtime_versions() -> dict:
     import platform
     return {"python": platform.python_version(), "torch": torch.__version__}

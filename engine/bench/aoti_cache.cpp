@@ -51,10 +51,10 @@ std::string package_name(const AotiKey& key)
 
 AotiExporter default_exporter()
 {
-  const auto scripts = std::filesystem::path(build_info::k_source_dir) / "bench" / "gpu";
+  const auto bench = std::filesystem::path(build_info::k_source_dir) / "bench";
   return {helper_python(),
-          scripts / "aoti_export.py",
-          {scripts / "layers.py"}};
+          bench / "gpu" / "aoti_export.py",
+          {bench / "gpu" / "layers.py", bench / "models" / "py_models.py"}};
 }
 
 std::optional<std::string> package_defect(const std::filesystem::path& package)

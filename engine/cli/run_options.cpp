@@ -269,8 +269,8 @@ po::options_description run_options()
      ("reference (one corner: " + dataset::describe(dataset::Axes{}) + ") or cube (every combination of settings "
       "the device supports; on the CPU batch sizes 1,8, short budgets and eager only, about 15 minutes on 2 cores) "
       "or models (ResNet50, BertBase and BertLarge: inference and a training step in fp32 and bf16, on CUDA also "
-      "tf32 and fp16; batch sizes 1,8 on the CPU, powers of two to 512 on CUDA, where those that do not fit are "
-      "skipped cells)").c_str())
+      "tf32 and fp16, eager, and fp32 inference from an AOTInductor package; batch sizes 1,8 on the CPU, powers "
+      "of two to 512 on CUDA, where those that do not fit are skipped cells)").c_str())
     ("axes", po::value<std::vector<std::string>>()->composing(),
      ("AXIS=VALUE[,VALUE...], repeatable, replaces the preset's values of one axis: " + dataset::axes_help()
       + "; corners a layer or device cannot run are recorded as skipped cells").c_str())
