@@ -212,6 +212,13 @@ TEST_CASE("dataset::publish_warnings")
     CHECK(warnings[3].find("its matrix is partial: 1 layers x 2 batch sizes, where the featured dataset") == 0);
     CHECK(warnings[3].find("has 2 x 3") != std::string::npos);
   }
+  SUBCASE("a dataset of whole models only is not called a partial matrix of layers")
+  {
+    const auto featured = test::measured({"Linear", "Dropout"}, {1, 8, 32});
+    auto run = test::measured({"Linear"}, {1, 8});
+    run.layers[0].kind = dataset::LayerKind::model;
+    CHECK(dataset::publish_warnings(run, &featured).empty());
+  }
 }
 
 TEST_CASE("dataset::parse_catalog")

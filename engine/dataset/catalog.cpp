@@ -547,7 +547,11 @@ std::vector<std::string> publish_warnings(const Dataset& run, const Dataset* fea
     warnings.push_back(std::to_string(missed) + " of its " + std::to_string(timed)
                        + " timed cells missed their noise target (marked on the site)");
   }
-  if (featured && featured->methodology && run.methodology) {
+  // The featured dataset's matrix is of layers: a dataset of whole models only is not a part of it.
+  const bool models_only = !run.layers.empty() && std::all_of(run.layers.begin(), run.layers.end(), [](const Layer& layer) {
+    return layer.kind == LayerKind::model;
+  });
+  if (featured && featured->methodology && run.methodology && !models_only) {
     const auto& mine = *run.methodology;
     const auto& theirs = *featured->methodology;
     if (mine.layers.size() * mine.batch_sizes.size() < theirs.layers.size() * theirs.batch_sizes.size()) {
