@@ -29,6 +29,17 @@ TEST_CASE("dataset::supported_figures")
     cell.round_spread = dataset::RoundSpread{3, 1.233, 1.235, 1.233, 1.235}; // 0.16%
     CHECK(dataset::supported_figures(d, cell) == 4);
   }
+  SUBCASE("the figures a spread does not support go from the integer digits too")
+  {
+    cell.stats = test::quartiles(205.3, 200, 210);
+    CHECK(dataset::format_median(d, cell) == "210");
+    cell.stats = test::quartiles(2214, 2200, 2230);
+    cell.round_spread = dataset::RoundSpread{3, 2190, 2240, 2190, 2240}; // 2.3%: 3 figures
+    CHECK(dataset::format_median(d, cell) == "2210");
+    CHECK(dataset::format_interval(d, cell) == "95% CI 2190\u20132240");
+    CHECK(dataset::round_to_figures(0.01234, 2) == doctest::Approx(0.01234)); // below one: format_significant's job
+    CHECK(dataset::round_to_figures(99.6, 2) == 100);
+  }
   SUBCASE("a published reference: its figures as printed")
   {
     d.kind = dataset::Kind::published_reference;

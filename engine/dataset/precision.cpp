@@ -3,6 +3,8 @@
 
 #include "util/format.hpp"
 
+#include <cmath>
+
 namespace layerbench::dataset {
 
 int supported_figures(std::optional<double> relative_width)
@@ -25,12 +27,22 @@ int supported_figures(const Dataset& dataset, const Cell& cell)
   return supported_figures((spread.ci95_high_ms - spread.ci95_low_ms) / cell.stats->median_ms);
 }
 
+double round_to_figures(double value, int figures)
+{
+  if (value == 0.0 || !std::isfinite(value)) {
+    return value;
+  }
+  const double unit = std::pow(10.0, std::floor(std::log10(std::fabs(value))) - figures + 1);
+  return unit >= 1 ? std::round(value / unit) * unit : value;
+}
+
 std::string format_median(const Dataset& dataset, const Cell& cell)
 {
   if (!cell.stats) {
     return "";
   }
-  return util::format_significant(cell.stats->median_ms, supported_figures(dataset, cell));
+  const int figures = supported_figures(dataset, cell);
+  return util::format_significant(round_to_figures(cell.stats->median_ms, figures), figures);
 }
 
 std::string format_interval(const Dataset& dataset, const Cell& cell)
@@ -39,8 +51,8 @@ std::string format_interval(const Dataset& dataset, const Cell& cell)
     return "";
   }
   const int figures = supported_figures(dataset, cell);
-  return "95% CI " + util::format_significant(cell.round_spread->ci95_low_ms, figures) + "\u2013"
-         + util::format_significant(cell.round_spread->ci95_high_ms, figures);
+  const auto text = [figures](double ms) { return util::format_significant(round_to_figures(ms, figures), figures); };
+  return "95% CI " + text(cell.round_spread->ci95_low_ms) + "\u2013" + text(cell.round_spread->ci95_high_ms);
 }
 
 } // namespace layerbench::dataset

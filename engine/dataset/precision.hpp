@@ -25,7 +25,11 @@ int supported_figures(const Dataset& dataset, const Cell& cell);
 // The same rule for a median and its relative interval width, where there is one.
 int supported_figures(std::optional<double> relative_width);
 
-// The cell's median in ms at its supported figures ("0.12"); empty for a cell without timings.
+// `value` rounded to `figures` significant figures, its integer digits included: 205 at 2 figures is
+// 210, 2,214 is 2,200. Every text of a median or a throughput (the site's and the CSV's) shows this.
+double round_to_figures(double value, int figures);
+
+// The cell's median in ms at its supported figures ("0.12", "210"); empty for a cell without timings.
 std::string format_median(const Dataset& dataset, const Cell& cell);
 
 // The interval beside a median: "95% CI 0.11–0.13" for a cell measured in rounds, at the median's

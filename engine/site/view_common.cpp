@@ -74,16 +74,15 @@ std::string ms_text(std::optional<double> ms)
 
 namespace {
 
-// A median at `figures` significant figures, trailing zeros trimmed; whole milliseconds with separators
-// from a thousand up, as ms_text.
+// A median at `figures` significant figures (dataset::round_to_figures: 205 at two figures is 210),
+// trailing zeros trimmed; whole numbers with separators from a thousand up, as ms_text.
 std::string figures_text(double ms, int figures)
 {
-  if (ms >= 1000) {
-    // 2,214 at two figures is 2,200: the separators stay, the digits the spread does not support go.
-    const double unit = std::pow(10.0, std::floor(std::log10(ms)) - figures + 1);
-    return util::format_thousands(static_cast<int64_t>(std::llround(std::round(ms / unit) * unit)));
+  const double rounded = dataset::round_to_figures(ms, figures);
+  if (rounded >= 1000) {
+    return util::format_thousands(static_cast<int64_t>(std::llround(rounded)));
   }
-  return trimmed_significant(ms, figures);
+  return trimmed_significant(rounded, figures);
 }
 
 bool is_timed(const dataset::Cell* cell)
