@@ -98,6 +98,18 @@ const dataset::Cell* timed_reference_cell(const Dataset& data, const std::string
 
 } // namespace
 
+// The ratio at the figures both medians support, with the range their intervals allow where both
+// were measured in rounds (what diff prints).
+std::string change_ratio_text(const dataset::CellChange& cell)
+{
+  const auto text = [&cell](double value) { return trimmed_significant(value, cell.figures); };
+  std::string ratio = text(*cell.ratio) + "×";
+  if (cell.rounds && cell.ratio_low && cell.ratio_high) {
+    ratio += " (" + text(*cell.ratio_low) + "–" + text(*cell.ratio_high) + "×)";
+  }
+  return ratio;
+}
+
 std::string cell_median_text(const Dataset& data, const dataset::Cell* cell)
 {
   if (!cell) {

@@ -3,6 +3,7 @@
 
 // Helpers that the page builders share: lookups in a dataset and the text forms of its figures.
 
+#include "dataset/diff.hpp"
 #include "site/site_data.hpp"
 #include "site/template_check.hpp"
 
@@ -57,6 +58,9 @@ Data time_cell(const dataset::Dataset& data, const dataset::Cell* cell);
 Data noise_miss_note(const dataset::Dataset& data, const std::string& layer);
 // format_significant without trailing zeros: 0.5 -> "0.5", 2.00 -> "2".
 std::string trimmed_significant(double value, int digits);
+// diff's B/A for a cell at the figures both medians support, "1.23×", with the range the two bootstrap
+// intervals allow where both were measured in rounds: "1.23× (1.1–1.4×)". The cell must have a ratio.
+std::string change_ratio_text(const dataset::CellChange& cell);
 std::string ratio_text(double ratio); // "1,243×" / "12.3×" / "0.812×"
 std::string percent_text(double fraction); // 0.125 -> "12.5%"
 // A profiled cell's operators and kernels as {label: name, value: "3 calls, 12.5% of host time"}.

@@ -39,18 +39,6 @@ std::string change_text(const dataset::DiffResult& result, const std::string& la
   return !cell || cell->change == dataset::Change::missing ? std::string("") : dataset::to_string(cell->change);
 }
 
-// The ratio at the figures both medians support, with the range their intervals allow where both
-// were measured in rounds (what diff prints).
-std::string change_ratio_text(const dataset::CellChange& cell)
-{
-  const auto text = [&cell](double value) { return trimmed_significant(value, cell.figures); };
-  std::string ratio = text(*cell.ratio) + "×";
-  if (cell.rounds && cell.ratio_low && cell.ratio_high) {
-    ratio += " (" + text(*cell.ratio_low) + "–" + text(*cell.ratio_high) + "×)";
-  }
-  return ratio;
-}
-
 Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::string>& layers,
                   const std::vector<int>& batches, const dataset::DiffResult& changes, RatioSummary& summary)
 {

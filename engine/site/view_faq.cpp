@@ -288,6 +288,7 @@ PageSpec faq_page(const SiteData& site, Data base)
   view.set("method", methodology_answer(data));
   view.set("roofline", roofline_faq(site));
   view.set("settings", settings_answer(site));
+  view.set("versions", versions_answer(site));
   return {"faq", "faq.html", std::move(view), "faq"};
 }
 

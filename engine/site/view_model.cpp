@@ -76,6 +76,15 @@ Data page_base_at(const SiteData& site, const std::string& path, const std::stri
     entry.set("current", Data(path == "models.html" || path.rfind("models/", 0) == 0));
     nav.push_back(entry);
   }
+  // The version history exists only where one machine measured two torch releases or more.
+  const auto series = version_series(site);
+  if (!series.empty()) {
+    Data entry = object();
+    entry.set("href", root + versions_path(series.front()));
+    entry.set("label", std::string("Versions"));
+    entry.set("current", Data(path.rfind("versions/", 0) == 0));
+    nav.push_back(entry);
+  }
   // The settings pages hang off no page of their own: the menu reaches the featured dataset's, else the first.
   const auto with_settings = std::find_if(site.datasets.begin(), site.datasets.end(), has_settings_page);
   if (with_settings != site.datasets.end()) {
@@ -301,6 +310,10 @@ std::string page_description(const SiteData& site, const PageSpec& page)
   if (kind == "model") {
     return title + ": throughput by setting and batch size, the operators that dominate it and the layers it is made of.";
   }
+  if (kind == "versions") {
+    return title + ": each layer's median on every torch release measured there, and each step between releases called "
+                   "faster, slower, the same or unclear.";
+  }
   if (kind == "roofline") {
     return title + ": every cell's achieved FLOP/s against its arithmetic intensity, under the run's measured roofs.";
   }
@@ -350,6 +363,19 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
     if (entry.data.kind == dataset::Kind::measured && roofs_of(site, entry)) {
       pages.push_back(roofline_page(site, i, page_base(site, roofline_path(entry), "Roofline: " + dataset_label(entry))));
     }
+  }
+  const auto series = version_series(site);
+  for (const auto& one : series) {
+    Data base = page_base(site, versions_path(one), "Across torch releases: " + one.device);
+    Data others = list();
+    for (const auto& other : series) {
+      Data item = link("../" + versions_path(other), other.device + ", " + std::to_string(other.threads) + " threads");
+      item.set("current", Data(&other == &one));
+      others.push_back(item);
+    }
+    base.set("has_other_series", Data(series.size() > 1));
+    base.set("other_series", others);
+    pages.push_back(versions_page(site, one, std::move(base)));
   }
   if (!site.models.empty()) {
     pages.push_back(models_page(site, page_base(site, "models.html", "Whole models")));

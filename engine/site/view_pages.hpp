@@ -44,4 +44,24 @@ std::vector<std::string> model_names(const SiteData& site);
 PageSpec models_page(const SiteData& site, Data base);
 PageSpec model_page(const SiteData& site, const std::string& name, Data base);
 
+// The version history (issue 26): one machine's datasets of layers across torch releases, oldest first;
+// a series exists where two releases or more were measured on the same device with the same threads.
+struct ReleaseDataset
+{
+  std::string torch_version; // "2.7.1"
+  const SiteDataset* entry = nullptr;
+};
+struct VersionSeries
+{
+  std::string device;
+  int threads = 0;
+  std::string slug;
+  std::vector<ReleaseDataset> releases;
+};
+std::vector<VersionSeries> version_series(const SiteData& site);
+std::string versions_path(const VersionSeries& series); // "versions/<device>.html"
+PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data base);
+// For the FAQ's "did upgrading PyTorch make my layer faster?": false where no machine has two releases.
+Data versions_answer(const SiteData& site);
+
 } // namespace layerbench::site

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+// The version history (issue 26): the same cells measured on one device with several torch releases, each
+// step between releases called by diff's noise-aware rule, and the operators that changed where the time
+// did. A page exists per device only where two releases or more were measured there.
+
+#include "dataset/diff.hpp"
+#include "site/view_common.hpp"
+#include "site/view_pages.hpp"
+#include "util/format.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace layerbench::site {
+
+namespace {
+
+using dataset::Dataset;
+
+// "2.7.1" -> {2, 7, 1}: releases sort as numbers, not as text ("2.10" after "2.9").
+std::vector<int> release_key(const std::string& version)
+{
+  std::vector<int> key;
+  std::stringstream parts(version.substr(0, version.find('+')));
+  std::string part;
+  while (std::getline(parts, part, '.')) {
+    key.push_back(std::atoi(part.c_str()));
+  }
+  return key;
+}
+
+std::string release_of(const Dataset& data) { return data.environment ? data.environment->torch_version.substr(0, data.environment->torch_version.find('+')) : ""; }
+
+// What makes two datasets the same machine for a version history: the device and the threads torch ran.
+std::string machine_key(const Dataset& data)
+{
+  return device_text(data) + " | " + std::to_string(data.environment ? data.environment->threads : 0) + " threads";
+}
+
+bool has_reference_cells(const Dataset& data)
+{
+  return std::any_of(data.results.begin(), data.results.end(), [](const dataset::Cell& cell) {
+    return cell.status == dataset::CellStatus::ok && cell.axes.is_reference();
+  });
+}
+
+std::string slug_of(const std::string& text)
+{
+  std::string slug;
+  for (const char c : text) {
+    const bool word = std::isalnum(static_cast<unsigned char>(c));
+    if (word) {
+      slug += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (!slug.empty() && slug.back() != '-') {
+      slug += '-';
+    }
+  }
+  while (!slug.empty() && slug.back() == '-') {
+    slug.pop_back();
+  }
+  return slug;
+}
+
+// A step's verdict: diff's faster or slower; "same" where the ratio's whole range lies within the
+// threshold (both sides measured in rounds); "unclear" where diff calls no change but the range reaches
+// past the threshold, or a side has no interval to tell.
+std::string step_verdict(const dataset::CellChange& change, double threshold)
+{
+  if (change.change == dataset::Change::faster || change.change == dataset::Change::slower) {
+    return dataset::to_string(change.change);
+  }
+  if (change.change == dataset::Change::missing) {
+    return "";
+  }
+  const bool within = change.rounds && change.ratio_low && change.ratio_high && *change.ratio_low >= 1 - threshold
+                      && *change.ratio_high <= 1 + threshold;
+  return within ? "same" : "unclear";
+}
+
+// The operators one cell ran and the other did not ("+aten::_scaled_dot_product_flash_attention_for_cpu,
+// −aten::bmm"), or that both ran the same ones; empty where either cell has no profile.
+std::string operators_changed(const dataset::Cell* a, const dataset::Cell* b)
+{
+  if (!a || !b || a->operators.empty() || b->operators.empty()) {
+    return "";
+  }
+  std::set<std::string> before, after;
+  for (const auto& op : a->operators) {
+    before.insert(op.name);
+  }
+  for (const auto& op : b->operators) {
+    after.insert(op.name);
+  }
+  std::string text;
+  for (const auto& name : after) {
+    text += before.count(name) ? "" : (text.empty() ? "+" : ", +") + name;
+  }
+  for (const auto& name : before) {
+    text += after.count(name) ? "" : (text.empty() ? "−" : ", −") + name;
+  }
+  return text.empty() ? "the same operators" : text;
+}
+
+const dataset::CellChange* find_change(const dataset::DiffResult& result, const std::string& layer, int batch)
+{
+  for (const auto& cell : result.cells) {
+    if (cell.layer == layer && cell.batch_size == batch && cell.axes.is_reference()) {
+      return &cell;
+    }
+  }
+  return nullptr;
+}
+
+struct StepCounts
+{
+  int faster = 0, slower = 0, same = 0, unclear = 0;
+};
+
+void count(StepCounts& counts, const std::string& verdict)
+{
+  counts.faster += verdict == "faster";
+  counts.slower += verdict == "slower";
+  counts.same += verdict == "same";
+  counts.unclear += verdict == "unclear";
+}
+
+std::string counts_text(const StepCounts& c)
+{
+  return std::to_string(c.faster) + " faster, " + std::to_string(c.slower) + " slower, " + std::to_string(c.same)
+         + " the same, " + std::to_string(c.unclear) + " unclear";
+}
+
+struct Row
+{
+  std::string layer;
+  int batch = 0;
+};
+
+// The reference cells any release measured, in the site's layer order, then by batch size.
+std::vector<Row> rows_of(const SiteData& site, const VersionSeries& series)
+{
+  std::vector<Row> rows;
+  for (const auto& layer : layer_order(site)) {
+    std::set<int> batches;
+    for (const auto& release : series.releases) {
+      for (const auto& cell : release.entry->data.results) {
+        if (cell.layer == layer && cell.axes.is_reference()) {
+          batches.insert(cell.batch_size);
+        }
+      }
+    }
+    for (int batch : batches) {
+      rows.push_back({layer, batch});
+    }
+  }
+  return rows;
+}
+
+Data release_items(const VersionSeries& series, const std::string& root)
+{
+  Data items = list();
+  for (const auto& release : series.releases) {
+    Data item = object();
+    item.set("last", Data(&release == &series.releases.back()));
+    item.set("torch", release.torch_version);
+    item.set("dataset", dataset_label(*release.entry));
+    item.set("href", root + "datasets.html#" + release.entry->slug);
+    items.push_back(item);
+  }
+  return items;
+}
+
+} // namespace
+
+std::vector<VersionSeries> version_series(const SiteData& site)
+{
+  // Per machine and release, the newest dataset of layers that timed the reference corner.
+  std::map<std::string, std::map<std::vector<int>, const SiteDataset*>> found;
+  std::map<std::string, std::string> device_of;
+  for (const auto& entry : site.datasets) {
+    const auto& data = entry.data;
+    if (data.kind != dataset::Kind::measured || !data.environment || entry.origin != DatasetOrigin::published
+        || !has_reference_cells(data)) {
+      continue;
+    }
+    const auto key = machine_key(data);
+    device_of[key] = device_text(data);
+    auto& chosen = found[key][release_key(release_of(data))];
+    if (!chosen || data.created > chosen->data.created) {
+      chosen = &entry;
+    }
+  }
+  std::vector<VersionSeries> series;
+  for (const auto& [key, releases] : found) {
+    if (releases.size() < 2) {
+      continue;
+    }
+    VersionSeries one;
+    one.device = device_of[key];
+    one.threads = releases.begin()->second->data.environment->threads;
+    one.slug = slug_of(key);
+    for (const auto& [version, entry] : releases) {
+      one.releases.push_back({release_of(entry->data), entry});
+    }
+    series.push_back(std::move(one));
+  }
+  return series;
+}
+
+std::string versions_path(const VersionSeries& series) { return "versions/" + series.slug + ".html"; }
+
+PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data base)
+{
+  const double threshold = dataset::k_diff_threshold;
+  std::vector<dataset::DiffResult> steps;
+  for (size_t i = 1; i < series.releases.size(); ++i) {
+    steps.push_back(dataset::diff(series.releases[i - 1].entry->data, series.releases[i].entry->data, threshold));
+  }
+  std::vector<StepCounts> counts(steps.size());
+  Data rows = list();
+  for (const auto& row : rows_of(site, series)) {
+    Data cells = list();
+    for (size_t i = 0; i < series.releases.size(); ++i) {
+      const auto& data = series.releases[i].entry->data;
+      const auto* cell = dataset::find_cell(data, row.layer, row.batch);
+      Data item = object();
+      item.set("time", time_cell(data, cell));
+      item.set("has_step", Data(i > 0));
+      if (i > 0) {
+        const auto* change = find_change(steps[i - 1], row.layer, row.batch);
+        const auto verdict = change ? step_verdict(*change, threshold) : std::string("");
+        count(counts[i - 1], verdict);
+        item.set("verdict", verdict);
+        item.set("ratio", change && change->ratio ? change_ratio_text(*change) : std::string(k_missing));
+        const bool moved = verdict == "faster" || verdict == "slower";
+        const auto* before = dataset::find_cell(series.releases[i - 1].entry->data, row.layer, row.batch);
+        item.set("operators", moved ? operators_changed(before, cell) : std::string(""));
+      }
+      cells.push_back(item);
+    }
+    Data line = object();
+    line.set("layer", row.layer);
+    line.set("href", "../" + layer_path(row.layer));
+    line.set("batch", std::to_string(row.batch));
+    line.set("cells", cells);
+    rows.push_back(line);
+  }
+  Data summaries = list();
+  for (size_t i = 0; i < steps.size(); ++i) {
+    summaries.push_back(labelled("torch " + series.releases[i].torch_version + " to " + series.releases[i + 1].torch_version,
+                                 counts_text(counts[i])));
+  }
+  Data headers = list();
+  for (size_t i = 0; i < series.releases.size(); ++i) {
+    Data header = object();
+    header.set("torch", series.releases[i].torch_version);
+    header.set("has_step", Data(i > 0));
+    headers.push_back(header);
+  }
+  base.set("device", series.device);
+  base.set("threads", std::to_string(series.threads));
+  base.set("releases", release_items(series, "../"));
+  base.set("headers", headers);
+  base.set("rows", rows);
+  base.set("steps", summaries);
+  base.set("threshold", percent_text(threshold));
+  base.set("corner", dataset::describe(dataset::Axes{}));
+  return {"versions", versions_path(series), std::move(base), ""};
+}
+
+Data versions_answer(const SiteData& site)
+{
+  const auto series = version_series(site);
+  if (series.empty()) {
+    return Data(false);
+  }
+  // The featured dataset's machine where it has a history, else the first.
+  const auto featured_key = machine_key(site.datasets[site.featured].data);
+  const auto shown = std::find_if(series.begin(), series.end(), [&](const VersionSeries& s) {
+    return machine_key(s.releases.front().entry->data) == featured_key;
+  });
+  const VersionSeries& one = shown == series.end() ? series.front() : *shown;
+  const auto& oldest = one.releases.front();
+  const auto& newest = one.releases.back();
+  const auto result = dataset::diff(oldest.entry->data, newest.entry->data);
+  StepCounts counts;
+  const dataset::CellChange* fastest = nullptr;
+  for (const auto& change : result.cells) {
+    if (!change.axes.is_reference()) {
+      continue;
+    }
+    const auto verdict = step_verdict(change, result.threshold);
+    count(counts, verdict);
+    if (verdict == "faster" && (!fastest || *change.ratio < *fastest->ratio)) {
+      fastest = &change;
+    }
+  }
+  Data answer = object();
+  answer.set("device", one.device);
+  answer.set("threads", std::to_string(one.threads));
+  answer.set("oldest", oldest.torch_version);
+  answer.set("newest", newest.torch_version);
+  answer.set("releases", std::to_string(one.releases.size()));
+  answer.set("counts", counts_text(counts));
+  answer.set("cells", std::to_string(counts.faster + counts.slower + counts.same + counts.unclear));
+  answer.set("threshold", percent_text(result.threshold));
+  answer.set("corner", dataset::describe(dataset::Axes{}));
+  answer.set("href", versions_path(one));
+  Data best = Data(false);
+  if (fastest) {
+    best = object();
+    best.set("layer", fastest->layer);
+    best.set("batch", std::to_string(fastest->batch_size));
+    best.set("ratio", change_ratio_text(*fastest));
+  }
+  answer.set("fastest", best);
+  return answer;
+}
+
+} // namespace layerbench::site

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// The version history (issue 26): a page per machine measured on two torch releases or more, each step
+// called by diff's rule, and the FAQ's answer computed from the oldest and newest release. The numbers
+// are test inputs, not measurements.
+#include "site/view_pages.hpp"
+
+#include "test_site_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+using layerbench::site::Data;
+namespace dataset = layerbench::dataset;
+namespace site = layerbench::site;
+namespace test = layerbench::test;
+
+namespace {
+
+// A cell measured in three rounds with a bootstrap interval of [low, high] around `ms`.
+void set_cell(dataset::Dataset& d, const std::string& layer, int batch, double ms, double low, double high,
+              std::vector<std::string> operators = {})
+{
+  auto& cell = test::cell_of(d, layer, batch);
+  cell.stats = test::quartiles(ms, low, high);
+  cell.round_spread = dataset::RoundSpread{3, low, high, low, high};
+  for (const auto& name : operators) {
+    cell.operators.push_back({name, 1, 0.5, std::nullopt});
+  }
+}
+
+dataset::Dataset release(const std::string& torch, const std::string& created)
+{
+  auto d = test::measured({"Linear", "Dropout"}, {1, 8});
+  d.id = "test-cpu-torch-" + torch.substr(0, 1) + "-" + torch.substr(2, torch.find('.', 2) - 2);
+  d.environment->torch_version = torch + "+cpu";
+  d.created = created;
+  d.rounds = dataset::Rounds{};
+  return d;
+}
+
+site::SiteData site_of(const std::vector<dataset::Dataset>& datasets)
+{
+  site::SiteData data;
+  for (const auto& d : datasets) {
+    site::SiteDataset entry;
+    entry.slug = d.id + "-v1";
+    entry.label = d.id;
+    entry.data = d;
+    data.datasets.push_back(entry);
+  }
+  return data;
+}
+
+// Three releases of one machine: Linear@1 halves its time from 2.7.1 to 2.9.1 and runs aten::linear
+// where it ran aten::addmm; Dropout@1 moves by 2% with tight intervals (the same); Linear@8 moves by 5%
+// with wide ones (unclear).
+std::vector<dataset::Dataset> three_releases()
+{
+  auto old = release("2.7.1", "2026-11-24T01:00:00Z");
+  auto mid = release("2.9.1", "2026-11-24T02:00:00Z");
+  auto now = release("2.11.0", "2026-11-24T03:00:00Z");
+  for (auto* d : {&old, &mid, &now}) {
+    set_cell(*d, "Dropout", 1, 1.0, 0.99, 1.01);
+    set_cell(*d, "Dropout", 8, 1.0, 0.99, 1.01);
+  }
+  set_cell(old, "Linear", 1, 1.0, 0.98, 1.02, {"aten::addmm"});
+  set_cell(mid, "Linear", 1, 0.5, 0.49, 0.51, {"aten::linear", "aten::addmm"});
+  set_cell(now, "Linear", 1, 0.5, 0.49, 0.51, {"aten::linear", "aten::addmm"});
+  set_cell(mid, "Dropout", 1, 1.02, 1.01, 1.03);
+  set_cell(old, "Linear", 8, 1.0, 0.8, 1.2);
+  set_cell(mid, "Linear", 8, 1.05, 0.9, 1.3);
+  set_cell(now, "Linear", 8, 1.05, 0.9, 1.3);
+  // Listed newest first: the series sorts releases as numbers (2.11 after 2.9).
+  return {now, old, mid};
+}
+
+const Data* step_of(const Data& page, const std::string& layer, int batch, size_t release)
+{
+  for (const auto& row : page.get("rows")->list_value()) {
+    if (row.get("layer")->string_value() == layer && row.get("batch")->string_value() == std::to_string(batch)) {
+      return &row.get("cells")->list_value()[release];
+    }
+  }
+  FAIL("no row " << layer << "@" << batch);
+  return nullptr;
+}
+
+std::string text(const Data* data, const std::string& key) { return data->get(key)->string_value(); }
+
+} // namespace
+
+TEST_CASE("site::version_series")
+{
+  SUBCASE("one machine's releases, oldest first, as numbers")
+  {
+    const auto site = site_of(three_releases());
+    const auto series = site::version_series(site);
+    REQUIRE(series.size() == 1);
+    REQUIRE(series[0].releases.size() == 3);
+    CHECK(series[0].releases[0].torch_version == "2.7.1");
+    CHECK(series[0].releases[1].torch_version == "2.9.1");
+    CHECK(series[0].releases[2].torch_version == "2.11.0");
+    CHECK(site::versions_path(series[0]) == "versions/test-cpu-2-threads.html");
+  }
+  SUBCASE("a release on another machine, or with other threads, is not a step of this one")
+  {
+    auto datasets = three_releases();
+    datasets.resize(1);
+    auto other = release("2.9.1", "2026-11-24T02:00:00Z");
+    other.environment->threads = 1;
+    datasets.push_back(other);
+    CHECK(site::version_series(site_of(datasets)).empty());
+  }
+}
+
+TEST_CASE("site::versions_page")
+{
+  const auto site = site_of(three_releases());
+  const auto series = site::version_series(site);
+  REQUIRE(series.size() == 1);
+  const auto page = site::versions_page(site, series[0], test::page_view(three_releases()[0], "faq.html"));
+  SUBCASE("each step is called by diff's rule, with the operators that changed where the time did")
+  {
+    const Data* faster = step_of(page.view, "Linear", 1, 1);
+    CHECK(text(faster, "verdict") == "faster");
+    CHECK(text(faster, "ratio").find("0.5") == 0);
+    CHECK(text(faster, "operators") == "+aten::linear");
+    CHECK(text(step_of(page.view, "Dropout", 1, 1), "verdict") == "same");
+    CHECK(text(step_of(page.view, "Dropout", 1, 1), "operators").empty());
+    CHECK(text(step_of(page.view, "Linear", 8, 1), "verdict") == "unclear");
+    CHECK(text(step_of(page.view, "Linear", 1, 2), "verdict") == "same");
+  }
+  SUBCASE("the steps are counted")
+  {
+    const auto& steps = page.view.get("steps")->list_value();
+    REQUIRE(steps.size() == 2);
+    CHECK(text(&steps[0], "label") == "torch 2.7.1 to 2.9.1");
+    CHECK(text(&steps[0], "value") == "1 faster, 0 slower, 2 the same, 1 unclear");
+  }
+}
+
+TEST_CASE("site::versions_answer")
+{
+  SUBCASE("from the oldest release to the newest, with the largest speedup")
+  {
+    const Data answer = site::versions_answer(site_of(three_releases()));
+    REQUIRE_FALSE(answer.is_false());
+    CHECK(text(&answer, "oldest") == "2.7.1");
+    CHECK(text(&answer, "newest") == "2.11.0");
+    CHECK(text(&answer, "counts") == "1 faster, 0 slower, 2 the same, 1 unclear");
+    CHECK(text(answer.get("fastest"), "layer") == "Linear");
+  }
+  SUBCASE("no answer, and no page, where no machine has two releases")
+  {
+    auto one = three_releases();
+    one.resize(1);
+    const auto site = site_of(one);
+    CHECK(site::versions_answer(site).is_false());
+    for (const auto& page : site::build_pages(site)) {
+      CHECK(page.path.rfind("versions/", 0) != 0);
+    }
+  }
+  SUBCASE("the pages and the menu exist where one does")
+  {
+    const auto pages = site::build_pages(site_of(three_releases()));
+    CHECK(std::any_of(pages.begin(), pages.end(), [](const site::PageSpec& page) {
+      return page.path == "versions/test-cpu-2-threads.html" && page.template_name == "versions";
+    }));
+  }
+}
