@@ -2,7 +2,11 @@
 # The reference matrix measured on each torch release of bench/versions/releases.txt, on this
 # machine's CPU: one dataset per release, under the rules of comparable numbers (docs/versions.md).
 #
-#   bench/versions/measure.sh OUTDIR [RELEASE...] [-- RUN_ARGS...]
+#   bench/versions/measure.sh [--publish DATA_DIR --id-prefix PREFIX] OUTDIR [RELEASE...] [-- RUN_ARGS...]
+#
+# With --publish, each release measured is published into DATA_DIR as PREFIX-torch-X-Y-Z (its next
+# version; `layerbench publish` refuses a busy or dirty run, and that release is then reported as
+# publish-failed while the others go on). The site's version history (docs/versions.md) reads them.
 #
 # For each release: `TORCH_VERSION=X make setup build` (its own venv and build folder), then
 # `build-X/layerbench run --device cpu --rounds 3 RUN_ARGS --out OUTDIR/torch-X.json`. A release that
@@ -13,7 +17,20 @@
 # RUN_ARGS after `--` narrow the matrix for a trial (e.g. -- --layers Linear --batch-sizes 1 --rounds 1).
 set -uo pipefail
 
-usage() { echo "usage: bench/versions/measure.sh OUTDIR [RELEASE...] [-- RUN_ARGS...]" >&2; exit 2; }
+usage() {
+  echo "usage: bench/versions/measure.sh [--publish DATA_DIR --id-prefix PREFIX] OUTDIR [RELEASE...] [-- RUN_ARGS...]" >&2
+  exit 2
+}
+publish_dir="" id_prefix=""
+while [[ "${1:-}" == --publish || "${1:-}" == --id-prefix ]]; do
+  [[ -n "${2:-}" ]] || usage
+  if [[ "$1" == --publish ]]; then publish_dir=$2; else id_prefix=$2; fi
+  shift 2
+done
+if [[ -n "$publish_dir" && -z "$id_prefix" ]] || [[ -z "$publish_dir" && -n "$id_prefix" ]]; then
+  echo "measure.sh: --publish and --id-prefix go together (the ids are PREFIX-torch-X-Y-Z)" >&2
+  exit 2
+fi
 out=${1:-}
 [[ -n "$out" && "$out" != -* ]] || usage
 shift
@@ -77,6 +94,13 @@ for release in "${releases[@]}"; do
         outcome=run-failed detail=$(first_error "$log")
       fi
       measure_s=$seconds
+      if [[ $outcome == measured && -n "$publish_dir" ]]; then
+        log="$out/torch-$release.publish.log"
+        if ! timed "$build/layerbench" publish "$out/torch-$release.json" --data "$publish_dir" \
+             --id "$id_prefix-torch-${release//./-}"; then
+          outcome=publish-failed detail=$(first_error "$log")
+        fi
+      fi
     fi
   fi
   [[ $outcome == measured ]] || failures=$((failures + 1))
