@@ -39,7 +39,10 @@ file(GLOB torch_runtime_dirs "${LAYERBENCH_TORCH_DIR}/../nvidia/*/lib" "${LAYERB
 add_library(layerbench::torch_cpu INTERFACE IMPORTED)
 set_target_properties(layerbench::torch_cpu PROPERTIES
   INTERFACE_INCLUDE_DIRECTORIES "${LAYERBENCH_TORCH_DIR}/include;${LAYERBENCH_TORCH_DIR}/include/torch/csrc/api/include"
-  INTERFACE_LINK_LIBRARIES "${LAYERBENCH_TORCH_CPU_LIBRARY};${LAYERBENCH_C10_LIBRARY}")
+  INTERFACE_LINK_LIBRARIES "${LAYERBENCH_TORCH_CPU_LIBRARY};${LAYERBENCH_C10_LIBRARY}"
+  # What the wheel's own targets define for every source: c10d and its gloo backend are in libtorch_cpu
+  # (bench/ddp/process_group.cpp needs them; NCCL is CUDA's, left out here).
+  INTERFACE_COMPILE_DEFINITIONS "USE_DISTRIBUTED;USE_C10D_GLOO")
 foreach(dir IN LISTS torch_runtime_dirs)
   target_link_options(layerbench::torch_cpu INTERFACE "LINKER:-rpath,${dir}" "LINKER:-rpath-link,${dir}")
 endforeach()

@@ -20,7 +20,8 @@
 #           LAYERBENCH_TORCH_PYTHON into WORK/aoti) into cube.json, over LAYERS and BATCH_SIZES; not a default step:
 #           it runs in chunks of at most STEP_SECONDS, each resumed by the next call (cube.json.partial)
 # models    `layerbench run --preset models` (ResNet50, BertBase, BertLarge: inference and a training step in fp32,
-#           tf32, bf16 and fp16, batch sizes 1 to 512, those that do not fit skipped) into models.json; not a default
+#           tf32, bf16 and fp16, and fp32 inference from an AOTInductor package exported by LAYERBENCH_TORCH_PYTHON
+#           into WORK/aoti; batch sizes 1 to 512, those that do not fit skipped) into models.json; not a default
 #           step: it runs in chunks of at most STEP_SECONDS, each resumed by the next call (models.json.partial)
 # models-parity  bench/models/parity.py: the eager model cells of models.json against torch.utils.benchmark on the
 #           same device, into models-parity.json
@@ -148,7 +149,7 @@ step_cube() {
 step_models() {
   need_binary
   # shellcheck disable=SC2086 # RUN_ARGS is a list of options
-  layerbench_run "$work/models.json" --preset models ${RUN_ARGS:-}
+  LAYERBENCH_PYTHON="$python" layerbench_run "$work/models.json" --preset models --aoti-cache "$work/aoti" ${RUN_ARGS:-}
 }
 
 step_models-parity() {
