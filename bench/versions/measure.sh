@@ -2,9 +2,10 @@
 # The reference matrix measured on each torch release of bench/versions/releases.txt, on this
 # machine's CPU: one dataset per release, under the rules of comparable numbers (docs/versions.md).
 #
-#   bench/versions/measure.sh [--publish DATA_DIR --id-prefix PREFIX] OUTDIR [RELEASE...] [-- RUN_ARGS...]
+#   bench/versions/measure.sh [--publish DATA_DIR --id-prefix PREFIX [--label LABEL]] OUTDIR [RELEASE...] [-- RUN_ARGS...]
 #
-# With --publish, each release measured is published into DATA_DIR as PREFIX-torch-X-Y-Z (its next
+# With --publish, each release measured is published into DATA_DIR as PREFIX-torch-X-Y-Z, labelled
+# "LABEL, torch X.Y.Z" with --label LABEL (else the run's own label and the release) (its next
 # version; `layerbench publish` refuses a busy or dirty run, and that release is then reported as
 # publish-failed while the others go on). The site's version history (docs/versions.md) reads them.
 #
@@ -18,13 +19,17 @@
 set -uo pipefail
 
 usage() {
-  echo "usage: bench/versions/measure.sh [--publish DATA_DIR --id-prefix PREFIX] OUTDIR [RELEASE...] [-- RUN_ARGS...]" >&2
+  echo "usage: bench/versions/measure.sh [--publish DATA_DIR --id-prefix PREFIX [--label LABEL]] OUTDIR [RELEASE...] [-- RUN_ARGS...]" >&2
   exit 2
 }
-publish_dir="" id_prefix=""
-while [[ "${1:-}" == --publish || "${1:-}" == --id-prefix ]]; do
+publish_dir="" id_prefix="" label=""
+while [[ "${1:-}" == --publish || "${1:-}" == --id-prefix || "${1:-}" == --label ]]; do
   [[ -n "${2:-}" ]] || usage
-  if [[ "$1" == --publish ]]; then publish_dir=$2; else id_prefix=$2; fi
+  case $1 in
+    --publish) publish_dir=$2 ;;
+    --id-prefix) id_prefix=$2 ;;
+    --label) label=$2 ;;
+  esac
   shift 2
 done
 if [[ -n "$publish_dir" && -z "$id_prefix" ]] || [[ -z "$publish_dir" && -n "$id_prefix" ]]; then
@@ -96,8 +101,10 @@ for release in "${releases[@]}"; do
       measure_s=$seconds
       if [[ $outcome == measured && -n "$publish_dir" ]]; then
         log="$out/torch-$release.publish.log"
+        label_args=()
+        [[ -z "$label" ]] || label_args=(--label "$label, torch $release")
         if ! timed "$build/layerbench" publish "$out/torch-$release.json" --data "$publish_dir" \
-             --id "$id_prefix-torch-${release//./-}"; then
+             --id "$id_prefix-torch-${release//./-}" "${label_args[@]}"; then
           outcome=publish-failed detail=$(first_error "$log")
         fi
       fi
