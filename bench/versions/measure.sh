@@ -81,6 +81,7 @@ timed() {
 }
 
 failures=0
+measured=()
 for release in "${releases[@]}"; do
   log="$out/torch-$release.log"
   venv=$(make -s --no-print-directory TORCH_VERSION="$release" print-venv)
@@ -99,21 +100,28 @@ for release in "${releases[@]}"; do
         outcome=run-failed detail=$(first_error "$log")
       fi
       measure_s=$seconds
-      if [[ $outcome == measured && -n "$publish_dir" ]]; then
-        log="$out/torch-$release.publish.log"
-        label_args=()
-        [[ -z "$label" ]] || label_args=(--label "$label, torch $release")
-        if ! timed "$build/layerbench" publish "$out/torch-$release.json" --data "$publish_dir" \
-             --id "$id_prefix-torch-${release//./-}" "${label_args[@]}"; then
-          outcome=publish-failed detail=$(first_error "$log")
-        fi
-      fi
     fi
   fi
-  [[ $outcome == measured ]] || failures=$((failures + 1))
+  [[ $outcome == measured ]] && measured+=("$release") || failures=$((failures + 1))
   echo "   $outcome: $detail" >&2
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$release" "$outcome" "$setup_s" "$build_s" "$measure_s" \
     "$(du -sh "$venv" 2>/dev/null | cut -f1)" "$(du -sh "$build" 2>/dev/null | cut -f1)" "$detail" >> "$summary"
+done
+
+# Published only when every release is measured: publishing changes data/, and a build after that
+# would record the tree as dirty (and publish would refuse what it measured).
+for release in "${measured[@]}"; do
+  [[ -n "$publish_dir" ]] || break
+  log="$out/torch-$release.publish.log"
+  label_args=()
+  [[ -z "$label" ]] || label_args=(--label "$label, torch $release")
+  if timed "$(make -s --no-print-directory TORCH_VERSION="$release" print-build)/layerbench" publish \
+       "$out/torch-$release.json" --data "$publish_dir" --id "$id_prefix-torch-${release//./-}" "${label_args[@]}"; then
+    echo "   published torch $release: $(tail -n 1 "$log")" >&2
+  else
+    failures=$((failures + 1))
+    echo "   publish-failed torch $release: $(first_error "$log")" >&2
+  fi
 done
 column -t -s $'\t' "$summary" >&2
 exit $((failures > 0))
