@@ -135,7 +135,8 @@ std::optional<double> load_average()
 struct CpuClock
 {
   double machine_busy_seconds = 0; // every core's non-idle time, from /proc/stat
-  double own_seconds = 0;          // this process's user and system time
+  double own_seconds = 0;          // this process's user and system time, and its children's that ended
+                                   // (the AOTInductor exporter, the torch.compile worker: the run's own work)
   std::chrono::steady_clock::time_point at;
 };
 
@@ -148,10 +149,15 @@ std::optional<CpuClock> read_cpu_clock()
     return std::nullopt;
   }
   rusage own{};
+  rusage children{};
   getrusage(RUSAGE_SELF, &own);
+  getrusage(RUSAGE_CHILDREN, &children);
   const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
-  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
-  return CpuClock{(user + nice + system + irq + softirq + steal) / tick, seconds(own.ru_utime) + seconds(own.ru_stime),
+  const auto seconds = [](const rusage& r) {
+    const auto of = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec / 1e6; };
+    return of(r.ru_utime) + of(r.ru_stime);
+  };
+  return CpuClock{(user + nice + system + irq + softirq + steal) / tick, seconds(own) + seconds(children),
                   std::chrono::steady_clock::now()};
 }
 
