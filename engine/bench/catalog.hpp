@@ -23,6 +23,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,8 @@ struct LayerSpec
   dataset::LayerKind kind = dataset::LayerKind::layer;
   std::vector<dataset::LayerUse> contains;
   std::string train_step;
+  // A model's layer (bench/models/layer_sum.hpp): which use of which model it is.
+  std::optional<dataset::ModelPart> part_of;
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };

@@ -7,7 +7,11 @@
 #include "bench/models/resnet.hpp"
 #include "bench/models/weights.hpp"
 
+#include "util/error.hpp"
+
 #include <ATen/CPUGeneratorImpl.h>
+
+#include <variant>
 
 namespace layerbench::bench::models {
 
@@ -149,18 +153,53 @@ BertConfig bert_tiny()
   return config;
 }
 
+// The models by name, with the configuration their entry and their layer sum are both built from.
+struct NamedModel
+{
+  std::string name;
+  std::variant<ResNetOptions, BertConfig> config;
+  std::string description;
+};
+
+const std::vector<NamedModel>& named_models()
+{
+  static const std::vector<NamedModel> models = {
+    {"ResNet50", ResNetOptions{}, "ResNet-50 v1.5 (torchvision), 224x224 images, 1000 classes"},
+    {"BertBase", bert_base_cased(), "BERT base cased: 12 layers, 768 wide, 12 heads"},
+    {"BertLarge", bert_large_cased(), "BERT large cased: 24 layers, 1024 wide, 16 heads"},
+    {"ResNetTiny", ResNetOptions{{1, 1, 1, 1}, 1000}, "ResNet-50's stages with one bottleneck each, 224x224 images (for tests)"},
+    {"BertTiny", bert_tiny(), "BERT base cased's vocabulary, 2 layers, 128 wide, 2 heads (for tests)"},
+  };
+  return models;
+}
+
 } // namespace
 
 std::vector<LayerSpec> model_entries()
 {
   std::vector<LayerSpec> entries;
-  entries.push_back(resnet_entry("ResNet50", ResNetOptions{}, "ResNet-50 v1.5 (torchvision), 224x224 images, 1000 classes"));
-  entries.push_back(bert_entry("BertBase", bert_base_cased(), "BERT base cased: 12 layers, 768 wide, 12 heads"));
-  entries.push_back(bert_entry("BertLarge", bert_large_cased(), "BERT large cased: 24 layers, 1024 wide, 16 heads"));
-  entries.push_back(resnet_entry("ResNetTiny", ResNetOptions{{1, 1, 1, 1}, 1000},
-                                 "ResNet-50's stages with one bottleneck each, 224x224 images (for tests)"));
-  entries.push_back(bert_entry("BertTiny", bert_tiny(), "BERT base cased's vocabulary, 2 layers, 128 wide, 2 heads (for tests)"));
+  for (const auto& model : named_models()) {
+    if (const auto* options = std::get_if<ResNetOptions>(&model.config)) {
+      entries.push_back(resnet_entry(model.name, *options, model.description));
+    } else {
+      entries.push_back(bert_entry(model.name, std::get<BertConfig>(model.config), model.description));
+    }
+  }
   return entries;
+}
+
+std::vector<ModelUse> model_uses(const std::string& model)
+{
+  for (const auto& named : named_models()) {
+    if (named.name != model) {
+      continue;
+    }
+    if (const auto* options = std::get_if<ResNetOptions>(&named.config)) {
+      return resnet_uses(*options, k_image_size);
+    }
+    return bert_uses(std::get<BertConfig>(named.config), k_sequence_length);
+  }
+  throw Error("no model named '" + model + "' has an inventory");
 }
 
 } // namespace layerbench::bench::models

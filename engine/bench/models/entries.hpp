@@ -14,11 +14,16 @@
 // small so that thousands of timed steps on random data keep the weights finite.
 
 #include "bench/catalog.hpp"
+#include "bench/models/model_use.hpp"
 
 #include <vector>
 
 namespace layerbench::bench::models {
 
 std::vector<LayerSpec> model_entries();
+
+// A model's inventory in a form that can be built, in the order of its layers[].contains (its layer
+// sum, bench/models/layer_sum.hpp). Throws Error for a name that is no model.
+std::vector<ModelUse> model_uses(const std::string& model);
 
 } // namespace layerbench::bench::models
