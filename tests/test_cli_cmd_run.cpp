@@ -1,6 +1,7 @@
 // The command line of `layerbench run` and `layerbench layers`, through the real binary.
 #if LAYERBENCH_WITH_TORCH
 #include "test_shell.hpp"
+#include "util/file.hpp"
 
 #include <array>
 #include <cstdio>
@@ -73,6 +74,28 @@ TEST_CASE("cli::cmd_run")
     const auto r = run_cli("run --layers Conv2d,Convv1d --out " + (dir.path / "x.json").string());
     CHECK(r.status == 2);
     CHECK(r.output.find("unknown layer 'Convv1d', did you mean 'Conv1d'?") != std::string::npos);
+  }
+  SUBCASE("--layer-sum of an unknown model is a usage error with a hint; with --layers it is refused")
+  {
+    const auto r = run_cli("run --layer-sum ResNet5 --out " + (dir.path / "x.json").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--layer-sum: 'ResNet5' is not a model, did you mean 'ResNet50'?") != std::string::npos);
+    const auto both = run_cli("run --layer-sum BertTiny --layers Linear --out " + (dir.path / "x.json").string());
+    CHECK(both.status == 2);
+    CHECK(both.output.find("give it or --layers, not both") != std::string::npos);
+  }
+  SUBCASE("a small layer-sum run measures the model and each of its layers")
+  {
+    const auto out = dir.path / "layer-sum.json";
+    const auto r = run_cli("run --device cpu --layer-sum BertTiny --batch-sizes 1 --axes precision=fp32 "
+                           "--axes mode=inference_mode --cell-budget 0.2 --min-samples 3 --no-peaks --out " + out.string());
+    CHECK(r.status == 0);
+    // BertTiny and its 13 distinct layer configurations.
+    CHECK(r.output.find("wrote " + out.string() + ": 14 cells") != std::string::npos);
+    const auto text = layerbench::util::read_file(out);
+    REQUIRE(text);
+    CHECK(text->find("\"name\": \"BertTiny/12\"") != std::string::npos);
+    CHECK(text->find("\"title\": \"The layer sum of BertTiny: the model beside its 13 layers at its own shapes") != std::string::npos);
   }
   SUBCASE("a bad batch size is a usage error")
   {

@@ -184,6 +184,28 @@ void warn_if_busy(const dataset::Environment& environment)
                "and publish refuses the run without --force\n";
 }
 
+// The title names what was measured: "2 PyTorch layers" for a run of two; a layer sum names its models.
+std::string run_title(const RunOptions& options, const std::vector<std::string>& layers, const std::string& device)
+{
+  std::string models;
+  int parts = 0;
+  for (const auto& name : layers) {
+    const auto& spec = find_layer(name);
+    if (spec.kind == dataset::LayerKind::model_layer) {
+      ++parts;
+    } else if (spec.kind == dataset::LayerKind::model) {
+      models += (models.empty() ? "" : ", ") + name;
+    }
+  }
+  if (parts > 0) {
+    return "The layer sum of " + models + ": the model beside its " + std::to_string(parts) + " layers at its own shapes, on "
+           + device + " (local run)";
+  }
+  return std::string(options.axes.is_reference() ? "Forward pass" : "Performance settings") + " of "
+         + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s") + " on " + device
+         + " (local run)";
+}
+
 dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::string>& layers, DeviceBackend& backend)
 {
   dataset::Dataset result;
@@ -195,10 +217,7 @@ dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::s
   environment.load_average_start = load_average();
   result.id = "local-" + slug(environment.device.name);
   result.version = 0;
-  // The title names what was measured: "2 PyTorch layers" for a run of two.
-  result.title = std::string(options.axes.is_reference() ? "Forward pass" : "Performance settings") + " of "
-                 + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s")
-                 + " on " + environment.device.name + " (local run)";
+  result.title = run_title(options, layers, environment.device.name);
   result.license.attribution = "LayerBench contributors, PyTorch layer forward-pass benchmark, measured with layerbench "
                                + std::string(build_info::k_version) + ", licensed CC BY 4.0";
   result.creators.push_back({"LayerBench contributors", ""});

@@ -4,6 +4,7 @@
 #if LAYERBENCH_WITH_TORCH
 
 #include "bench/catalog.hpp"
+#include "bench/models/layer_sum.hpp"
 #include "bench/runner.hpp"
 #include "dataset/axes.hpp"
 #include "dataset/batch_sizes.hpp"
@@ -202,6 +203,17 @@ void apply_overrides(const po::variables_map& values, bench::MeasureSettings& se
 
 std::vector<std::string> matrix_layers(const po::variables_map& values)
 {
+  if (values.count("layer-sum")) {
+    require(!values.count("layers"), "--layer-sum: measures the model and its layers; give it or --layers, not both");
+    std::vector<std::string> layers;
+    for (const auto& model : split(values["layer-sum"].as<std::string>(), "--layer-sum")) {
+      for (const auto& name : bench::models::layer_sum_layers(model)) {
+        require(std::find(layers.begin(), layers.end(), name) == layers.end(), "--layer-sum: '" + model + "' is given twice");
+        layers.push_back(name);
+      }
+    }
+    return layers;
+  }
   if (values.count("layers")) {
     return parse_layers(values["layers"].as<std::string>());
   }
@@ -244,10 +256,18 @@ void check_matrix_arguments(const po::variables_map& values)
 
 RunMatrix resolve_matrix(const po::variables_map& values, bench::DeviceKind device)
 {
-  const auto preset = bench::preset(bench::parse_preset(values["preset"].as<std::string>()), device);
+  // A layer sum is measured in the settings its model's cells are: the models preset's unless told.
+  const bool layer_sum = values.count("layer-sum") > 0;
+  const auto name = layer_sum && values["preset"].defaulted() ? bench::PresetName::models
+                                                              : bench::parse_preset(values["preset"].as<std::string>());
+  const auto preset = bench::preset(name, device);
   RunMatrix matrix;
-  matrix.layers = values.count("layers") || preset.layers.empty() ? matrix_layers(values) : preset.layers;
+  matrix.layers = layer_sum || values.count("layers") || preset.layers.empty() ? matrix_layers(values) : preset.layers;
   matrix.axes = preset.grid;
+  if (layer_sum) {
+    // The layers are eager modules at the model's shapes: no AOTInductor package is exported for each.
+    matrix.axes.set(dataset::k_compiled, {dataset::Compiled::eager});
+  }
   dataset::apply_axes_arguments(matrix.axes, axes_arguments(values));
   matrix.batch_sizes = values["batch-sizes"].defaulted() ? preset.batch_sizes
                                                          : parse_batch_sizes(values["batch-sizes"].as<std::string>());
@@ -264,6 +284,11 @@ po::options_description run_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
     ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
     ("layers", po::value<std::string>(), "comma-separated layers or whole models of the catalog (default: the preset's, all 14 layers; see 'layerbench layers --models')")
+    ("layer-sum", po::value<std::string>(),
+     "comma-separated whole models: measure each model and every distinct layer configuration it contains at its own "
+     "shapes (\"ResNet50/3\" is its layers[].contains[3]), forward in inference corners, forward and backward in train "
+     "corners, for the site's model-against-its-layers comparison (default settings: the models preset's; "
+     "docs/models.md, \"The layer sum\")")
     ("batch-sizes", po::value<std::string>()->default_value(dataset::batch_sizes_text(dataset::default_batch_sizes())), "comma-separated batch sizes (default: the preset's)")
     ("preset", po::value<std::string>()->default_value("reference"),
      ("reference (one corner: " + dataset::describe(dataset::Axes{}) + ") or cube (every combination of settings "

@@ -39,7 +39,9 @@ struct SchemaVersion
 // (the busy-machine check) and provenance.forced (why publish was told to take a run it refuses).
 // 1.5.0 added layers[].{kind, contains, train_step}: whole models beside the layers (issue 25), the
 // compiled value torch_compile and results[].runtime (the Python worker that measured such a cell).
-inline constexpr SchemaVersion k_schema_version{1, 5, 0};
+// 1.6.0 added the layer kind model_layer and layers[].part_of: a model's layer measured at the model's own
+// shapes, for its layer sum (issue 25, docs/models.md "The layer sum").
+inline constexpr SchemaVersion k_schema_version{1, 6, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -212,8 +214,9 @@ struct Methodology
 };
 
 // What a catalog entry is (1.5.0): one layer of the reference table, or a whole model (ResNet-50, BERT)
-// measured beside them. Files before 1.5.0 hold layers only.
-enum class LayerKind { layer, model };
+// measured beside them; from 1.6.0 also one of a model's layers at the model's own shapes (its layer
+// sum). Files before 1.5.0 hold layers only.
+enum class LayerKind { layer, model, model_layer };
 
 // One distinct layer configuration inside a whole model, with how many times the model runs it per
 // forward (1.5.0): the model's inventory, from which its FLOPs are summed and its layer sum is measured.
@@ -224,6 +227,15 @@ struct LayerUse
   int count = 0;
   double matmul_flops_per_sample = 0;
   double elementwise_flops_per_sample = 0;
+};
+
+// Which use of which model a model_layer is (1.6.0): layers[].contains[use] of the model named `model`,
+// which runs it `count` times per forward.
+struct ModelPart
+{
+  std::string model; // "ResNet50"
+  int use = 0;       // index into the model's contains
+  int count = 0;
 };
 
 struct Layer
@@ -249,6 +261,7 @@ struct Layer
   LayerKind kind = LayerKind::layer; // 1.5.0
   std::vector<LayerUse> contains;    // whole models: their layers, 1.5.0
   std::string train_step;            // whole models: what a train corner's step runs, in words, 1.5.0
+  std::optional<ModelPart> part_of;  // model_layer only, 1.6.0
 };
 
 struct Stats // milliseconds per forward pass of one batch

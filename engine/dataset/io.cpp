@@ -193,6 +193,13 @@ OrderedJson to_json(const Layer& layer)
     }
     put_text(json, "train_step", layer.train_step);
   }
+  // A model's layer (1.6.0) says which use of which model it is.
+  if (layer.kind == LayerKind::model_layer) {
+    json["kind"] = to_string(layer.kind);
+  }
+  if (layer.part_of) {
+    json["part_of"] = OrderedJson{{"model", layer.part_of->model}, {"use", layer.part_of->use}, {"count", layer.part_of->count}};
+  }
   return json;
 }
 
@@ -636,7 +643,9 @@ Layer parse_layer(Reader reader)
   layer.bytes_per_sample = reader.optional<double>("bytes_per_sample", &Reader::number);
   layer.bytes_formula = reader.optional_text("bytes_formula");
   if (reader.has("kind")) {
-    layer.kind = parse_enum<LayerKind>(reader, "kind", {{"layer", LayerKind::layer}, {"model", LayerKind::model}});
+    layer.kind = parse_enum<LayerKind>(reader, "kind", {{"layer", LayerKind::layer},
+                                                        {"model", LayerKind::model},
+                                                        {"model_layer", LayerKind::model_layer}});
   } else {
     reader.allow_null("kind");
   }
@@ -650,6 +659,13 @@ Layer parse_layer(Reader reader)
     return use;
   });
   layer.train_step = reader.optional_text("train_step");
+  if (reader.has("part_of")) {
+    auto part = reader.object("part_of");
+    layer.part_of = ModelPart{part.text("model"), part.small_integer("use"), part.small_integer("count")};
+    part.done();
+  } else {
+    reader.allow_null("part_of");
+  }
   reader.done();
   return layer;
 }

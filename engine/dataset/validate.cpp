@@ -199,6 +199,37 @@ void check_kind(const Dataset& dataset, Checker& checker)
   }
 }
 
+// A model's layer (1.6.0) names its use; where the dataset holds that model, the use must be there
+// with the same configuration and count, so that its time can only be summed into the model it came from.
+void check_part_of(const Dataset& dataset, const Layer& layer, const std::string& pointer, Checker& checker)
+{
+  if ((layer.kind == LayerKind::model_layer) != layer.part_of.has_value()) {
+    checker.add(pointer + "/part_of", "a layer has part_of exactly where its kind is model_layer");
+    return;
+  }
+  if (!layer.part_of) {
+    return;
+  }
+  const auto& part = *layer.part_of;
+  checker.at_least(pointer + "/part_of/use", part.use, 0, 1e9);
+  checker.at_least(pointer + "/part_of/count", part.count, 1, 1e9);
+  const Layer* model = find_layer(dataset, part.model);
+  if (!model) {
+    return;
+  }
+  if (part.use < 0 || static_cast<size_t>(part.use) >= model->contains.size()) {
+    checker.add(pointer + "/part_of/use", "model \"" + part.model + "\" has no use " + std::to_string(part.use) + " (it has "
+                                            + std::to_string(model->contains.size()) + ")");
+    return;
+  }
+  const auto& use = model->contains[static_cast<size_t>(part.use)];
+  if (use.config != layer.config || use.count != part.count) {
+    checker.add(pointer + "/part_of", "\"" + layer.config + "\" x" + std::to_string(part.count) + " is not use "
+                                        + std::to_string(part.use) + " of \"" + part.model + "\" (\"" + use.config + "\" x"
+                                        + std::to_string(use.count) + ")");
+  }
+}
+
 void check_layers(const Dataset& dataset, Checker& checker)
 {
   std::set<std::string> names;
@@ -217,6 +248,7 @@ void check_layers(const Dataset& dataset, Checker& checker)
     checker.at_least(pointer + "/matmul_flops_per_sample", layer.matmul_flops_per_sample, 0, k_max_flops);
     checker.at_least(pointer + "/bytes_fixed", layer.bytes_fixed, 0, k_max_flops);
     checker.at_least(pointer + "/bytes_per_sample", layer.bytes_per_sample, 0, k_max_flops);
+    check_part_of(dataset, layer, pointer, checker);
   }
 }
 
