@@ -17,10 +17,10 @@ check=$3
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 out=$work/run.json
-matrix=(--device cpu --layers ResNetTiny --axes mode=train --no-peaks --warmup 0.02 --min-samples 3)
+matrix=(--device cpu --layers ResNetTiny --axes mode=train --no-peaks --warmup 0.02)
 
 if [[ $check == world-size-2 ]]; then
-  "$binary" run "${matrix[@]}" --batch-sizes 1,2 --cell-budget 0.3 --world-size 2 --out "$out" 2> "$work/run.err" \
+  "$binary" run "${matrix[@]}" --batch-sizes 1,2 --cell-budget 0.3 --min-samples 3 --world-size 2 --out "$out" 2> "$work/run.err" \
     || { cat "$work/run.err"; exit 1; }
   "$binary" validate "$out"
   [[ ! -e $out.partial ]] || { echo "FAIL: the checkpoint is left behind"; exit 1; }
@@ -57,16 +57,18 @@ if [[ $check == dead-rank ]]; then
   launcher=$!
   rank1=
   for _ in $(seq 600); do
+    kill -0 "$launcher" 2> /dev/null || break
     for pid in $(pgrep -P "$launcher" 2> /dev/null || true); do
       if tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | grep -qx 'RANK=1'; then
         rank1=$pid
       fi
     done
-    # Once the ranks have met: rank 1 has printed its progress.
-    [[ -n $rank1 ]] && grep -q '^\[rank 1\].*ResNetTiny' "$work/run.err" && break
+    # Rank 1 is about to meet rank 0 once it says where it measures; its cell then lasts the budget.
+    [[ -n $rank1 ]] && grep -q '^\[rank 1\] layerbench: measuring on CPU' "$work/run.err" && break
     sleep 0.1
   done
-  [[ -n $rank1 ]] || { echo "FAIL: rank 1 was not seen"; cat "$work/run.err"; kill "$launcher"; exit 1; }
+  [[ -n $rank1 ]] || { echo "FAIL: rank 1 was not seen"; cat "$work/run.err"; kill "$launcher" 2> /dev/null; exit 1; }
+  sleep 3
   kill -9 "$rank1"
   status=0
   wait "$launcher" || status=$?

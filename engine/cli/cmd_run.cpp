@@ -120,9 +120,6 @@ int run(const po::variables_map& values)
     std::cerr << "layerbench: no CUDA GPU found; measuring on the CPU\n";
   }
   auto matrix = resolve_matrix(values, backend->kind());
-  if (rendezvous) {
-    check_data_parallel(values, matrix, world_size);
-  }
   options.layers = std::move(matrix.layers);
   options.batch_sizes = std::move(matrix.batch_sizes);
   options.axes = matrix.axes;
@@ -138,8 +135,8 @@ int run(const po::variables_map& values)
               << util::format_fixed(mine.seconds, 1) << " s (plan: " << plan.description << ")\n";
   }
 
-  std::cerr << "layerbench: measuring on " << (backend->kind() == bench::DeviceKind::cuda ? "CUDA" : "CPU") << ", checkpoint "
-            << bench::checkpoint_path(options.out).string() << "\n";
+  std::cerr << "layerbench: measuring on " << (backend->kind() == bench::DeviceKind::cuda ? "CUDA" : "CPU")
+            << (writes ? ", checkpoint " + bench::checkpoint_path(options.out).string() : std::string()) << "\n";
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   const auto start = std::chrono::steady_clock::now();

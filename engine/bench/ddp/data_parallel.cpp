@@ -5,6 +5,7 @@
 #include "util/statistics.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <unistd.h>
 #include <set>

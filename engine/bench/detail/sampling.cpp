@@ -83,7 +83,7 @@ std::optional<Sampling> sample(const TimeBlock& time_block,
     const bool drop = clocks.record(backend.read_clock(), policy) == SampleFate::drop;
     const auto forwards = static_cast<double>(iterations) * forwards_per_iteration;
     result.device_ms.push_back(block.device_seconds * 1000.0 / forwards);
-    const auto verdict = drop ? k_dropped_block : static_cast<double>(decide(rule, result.device_ms, seconds_since(start)));
+    const auto verdict = drop ? k_dropped_block : static_cast<double>(static_cast<int>(decide(rule, result.device_ms, seconds_since(start))));
     const auto agreed = agree(verdict, false).value;
     if (agreed == k_dropped_block) {
       result.device_ms.pop_back();
