@@ -481,7 +481,9 @@ dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, c
   const bool writes = !ranks || ranks->rank() == 0;
   Checkpoint checkpoint(writes ? checkpoint_path(options.out) : std::filesystem::path());
   auto result = new_dataset(options, matrix.layers, backend);
-  if (options.resume == Resume::yes) {
+  if (options.resume == Resume::yes && writes) {
+    checkpoint.resume_into(result);
+  } else if (options.resume == Resume::yes) {
     Checkpoint(checkpoint_path(options.out)).resume_into(result);
   }
   const auto todo = plan_cells(matrix, options.order_seed, shard_cells(options), result);
