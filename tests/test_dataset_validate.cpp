@@ -55,6 +55,14 @@ TEST_CASE("dataset::check")
     CHECK(problems(d) == "/results: cell Dropout at batch size 8 of the declared matrix is missing (record it as "
                          "skipped with a reason)\n");
   }
+  SUBCASE("a data-parallel record: a training step of two ranks or more, its all-reduce's quartiles in order")
+  {
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.data_parallel = dataset::DataParallel{1, "gloo", 1024, {512}, 2.0, 2.5, 3.0};
+    CHECK(problems(d) == "/results/0/data_parallel: only a training step is run data-parallel\n"
+                         "/results/0/data_parallel/world_size: 1.0 is not in [2.0, 1048576.0]\n"
+                         "/results/0/data_parallel/all_reduce_median_ms: not between all_reduce_p25_ms and all_reduce_p75_ms\n");
+  }
   SUBCASE("a skipped cell without a reason")
   {
     test::cell_of(d, "Linear", 8) = test::skipped_cell("Linear", 8, "");

@@ -111,6 +111,7 @@ constexpr NumericRange k_cell_budget{"cell-budget", 0.001, 3600, " s"};
 constexpr NumericRange k_rounds{"rounds", 1, dataset::k_max_rounds, ""};
 constexpr NumericRange k_seed{"seed", 0, 4294967295.0, ""};
 constexpr NumericRange k_order_seed{"order-seed", 0, 4294967295.0, ""};
+constexpr NumericRange k_world_size{"world-size", 1, 1 << 20, ""};
 
 // Whole numbers as such ("1000000", not "1e+06"), others as iostream writes them ("1e-05", "inf").
 std::string number_text(double value)
@@ -160,6 +161,11 @@ std::optional<uint32_t> parse_seed(const po::variables_map& values, const std::s
     return std::nullopt;
   }
   return static_cast<uint32_t>(in_range<long long>(values, range));
+}
+
+int parse_world_size(const po::variables_map& values)
+{
+  return in_range<int>(values, k_world_size);
 }
 
 int parse_threads(const po::variables_map& values)
@@ -313,6 +319,11 @@ po::options_description run_options()
       + " (default: a random one, recorded)").c_str())
     (k_order_seed.name, po::value<long long>(),
      ("measure the cells in an order shuffled by this seed, " + range_text(k_order_seed) + " (default: matrix order)").c_str())
+    (k_world_size.name, po::value<int>()->default_value(1),
+     ("data-parallel training of whole models (docs/scale.md): N processes, each a training step on its own batch "
+      "of --batch-sizes (the batch per rank), gradients all-reduced after backward; started here with the cores "
+      "split between them, or, under srun or torchrun, this process is one of them; rank 0 writes --out; "
+      + range_text(k_world_size)).c_str())
     ("no-profiles", "skip the profile of each cell's operators after the timings")
     ("no-peaks", "skip measuring the device's peak FLOP/s and memory bandwidth after the cells (a few seconds)")
     ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"), the shards balanced by "

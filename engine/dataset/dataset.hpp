@@ -39,8 +39,9 @@ struct SchemaVersion
 // (the busy-machine check) and provenance.forced (why publish was told to take a run it refuses).
 // 1.5.0 added layers[].{kind, contains, train_step}: whole models beside the layers (issue 25), the
 // compiled value torch_compile and results[].runtime (the Python worker that measured such a cell).
-// 1.6.0 added the layer kind model_layer and layers[].part_of: a model's layer measured at the model's own
-// shapes, for its layer sum (issue 25, docs/models.md "The layer sum").
+// 1.6.0 added the layer kind model_layer and layers[].part_of (a model's layer measured at the model's own
+// shapes, for its layer sum: issue 25, docs/models.md "The layer sum") and results[].data_parallel (a whole
+// model's training step over several ranks: issue 27).
 inline constexpr SchemaVersion k_schema_version{1, 6, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
@@ -372,6 +373,24 @@ struct WorkerRuntime
   std::optional<double> compile_seconds; // absent where the cell was skipped before it compiled
 };
 
+// A whole model's training step run by world_size processes, each on its own batch of the cell's
+// batch_size (1.6.0, issue 27): batch_size is the batch per rank, as DistributedDataParallel counts
+// it, so one step trains world_size x batch_size samples and throughput_samples_per_s counts all of
+// them (world_size x batch_size / median). Gradients are averaged over the ranks in buckets after
+// backward, each step's all-reduce timed apart (bench/ddp/gradient_reducer.hpp).
+struct DataParallel
+{
+  int world_size = 1;
+  std::string backend;                // c10d's: "gloo" on the CPU, "nccl" on CUDA
+  int64_t bucket_cap_bytes = 0;       // DDP's bucket_cap_mb, in bytes (the first bucket's cap is smaller)
+  std::vector<int64_t> bucket_bytes;  // each bucket's gradients, in the order they are all-reduced
+  // The all-reduce of one step (rank 0's clock, from packing the first bucket to unpacking the last),
+  // over the timed steps; with rounds, the median of the rounds' medians.
+  double all_reduce_median_ms = 0;
+  double all_reduce_p25_ms = 0;
+  double all_reduce_p75_ms = 0;
+};
+
 // A cell as one round of a multi-round run measured it (1.4.0).
 struct RoundCell
 {
@@ -416,6 +435,7 @@ struct Cell
   std::optional<TrainTimes> train; // mode train only
   std::optional<AotiRecord> aoti;  // compiled=aot_inductor only
   std::optional<WorkerRuntime> runtime; // compiled=torch_compile only (1.5.0)
+  std::optional<DataParallel> data_parallel; // whole models' train cells over several ranks (1.6.0)
   // Multi-round runs (1.4.0): every round's measurement of the cell, and their spread. `stats` then
   // holds the median of the round medians (and the pooled quartiles); the other fields are the first
   // round's that measured it.

@@ -357,6 +357,16 @@ OrderedJson to_json(const Cell& cell)
   if (cell.aoti) {
     json["aoti"] = {{"compile_seconds", cell.aoti->compile_seconds}, {"cached", cell.aoti->cached}};
   }
+  if (cell.data_parallel) {
+    const auto& d = *cell.data_parallel;
+    json["data_parallel"] = {{"world_size", d.world_size},
+                             {"backend", d.backend},
+                             {"bucket_cap_bytes", d.bucket_cap_bytes},
+                             {"bucket_bytes", d.bucket_bytes},
+                             {"all_reduce_median_ms", d.all_reduce_median_ms},
+                             {"all_reduce_p25_ms", d.all_reduce_p25_ms},
+                             {"all_reduce_p75_ms", d.all_reduce_p75_ms}};
+  }
   if (!cell.rounds.empty()) {
     json["rounds"] = OrderedJson::array();
     for (const auto& round : cell.rounds) {
@@ -842,6 +852,18 @@ Cell parse_cell(Reader reader)
     record.torch = runtime.text("torch");
     record.compile_seconds = runtime.optional<double>("compile_seconds", &Reader::number);
     runtime.done();
+    return record;
+  });
+  cell.data_parallel = optional_object<DataParallel>(reader, "data_parallel", [](Reader ranks) {
+    DataParallel record;
+    record.world_size = ranks.small_integer("world_size");
+    record.backend = ranks.text("backend");
+    record.bucket_cap_bytes = ranks.integer("bucket_cap_bytes");
+    record.bucket_bytes = integer_list<int64_t>(ranks, "bucket_bytes");
+    record.all_reduce_median_ms = ranks.number("all_reduce_median_ms");
+    record.all_reduce_p25_ms = ranks.number("all_reduce_p25_ms");
+    record.all_reduce_p75_ms = ranks.number("all_reduce_p75_ms");
+    ranks.done();
     return record;
   });
   cell.rounds = parse_list<RoundCell>(reader, "rounds", [](Reader& round) {

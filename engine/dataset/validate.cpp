@@ -343,6 +343,29 @@ void check_cuda(const CudaCell& cuda, const std::string& pointer, Checker& check
   checker.at_least(pointer + "/clocks/kept_below_threshold", clocks.kept_below_threshold, 0, 1e9);
 }
 
+// A data-parallel step (1.6.0): a training step of two ranks or more, its all-reduce's quartiles in order.
+void check_data_parallel(const Cell& cell, const std::string& pointer, Checker& checker)
+{
+  const auto& d = *cell.data_parallel;
+  if (cell.axes[k_mode] != GradMode::train) {
+    checker.add(pointer, "only a training step is run data-parallel");
+  }
+  checker.at_least(pointer + "/world_size", as_double(std::optional<int>(d.world_size)), 2, 1 << 20);
+  if (d.backend.empty()) {
+    checker.add(pointer + "/backend", "names the c10d backend (gloo, nccl)");
+  }
+  checker.at_least(pointer + "/bucket_cap_bytes", as_double(std::optional<int64_t>(d.bucket_cap_bytes)), 1, double(k_max_bytes));
+  if (d.bucket_bytes.empty()) {
+    checker.add(pointer + "/bucket_bytes", "a step all-reduces one bucket or more");
+  }
+  checker.time(pointer + "/all_reduce_median_ms", d.all_reduce_median_ms);
+  checker.time(pointer + "/all_reduce_p25_ms", d.all_reduce_p25_ms);
+  checker.time(pointer + "/all_reduce_p75_ms", d.all_reduce_p75_ms);
+  if (!(d.all_reduce_p25_ms <= d.all_reduce_median_ms && d.all_reduce_median_ms <= d.all_reduce_p75_ms)) {
+    checker.add(pointer + "/all_reduce_median_ms", "not between all_reduce_p25_ms and all_reduce_p75_ms");
+  }
+}
+
 void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
 {
   if (cell.batch_size < 1) {
@@ -383,6 +406,9 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
     if (cell.axes[dataset::k_compiled] != Compiled::torch_compile) {
       checker.add(pointer + "/runtime", "a Python worker's runtime on a cell that is not compiled=torch_compile");
     }
+  }
+  if (cell.data_parallel) {
+    check_data_parallel(cell, pointer + "/data_parallel", checker);
   }
   checker.at_least(pointer + "/page_faults_per_iteration", cell.page_faults_per_iteration, 0, 1e12);
   check_profile(cell, pointer, checker);
