@@ -2,7 +2,7 @@
 #include "bench/measure.hpp"
 
 #include "bench/catalog.hpp"
-#include "bench/ddp/data_parallel.hpp"
+#include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/cell_body.hpp"
 #include "bench/detail/corner.hpp"
 #include "bench/detail/measurers.hpp"

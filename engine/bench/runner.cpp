@@ -4,7 +4,7 @@
 #include "bench/aoti_cache.hpp"
 #include "bench/catalog.hpp"
 #include "bench/checkpoint.hpp"
-#include "bench/ddp/data_parallel.hpp"
+#include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/canary.hpp"
 #include "bench/detail/corner.hpp"
 #include "bench/peaks.hpp"

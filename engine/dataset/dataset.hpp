@@ -377,7 +377,7 @@ struct WorkerRuntime
 // batch_size (1.6.0, issue 27): batch_size is the batch per rank, as DistributedDataParallel counts
 // it, so one step trains world_size x batch_size samples and throughput_samples_per_s counts all of
 // them (world_size x batch_size / median). Gradients are averaged over the ranks in buckets after
-// backward, each step's all-reduce timed apart (bench/ddp/gradient_reducer.hpp).
+// backward, each step's all-reduce timed apart (bench/detail/ddp/gradient_reducer.hpp).
 struct DataParallel
 {
   int world_size = 1;

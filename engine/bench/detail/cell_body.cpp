@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/detail/cell_body.hpp"
 
-#include "bench/ddp/data_parallel.hpp"
+#include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/corner.hpp"
 #include "bench/detail/torch_device.hpp"
 #include "util/error.hpp"

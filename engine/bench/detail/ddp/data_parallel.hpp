@@ -8,8 +8,8 @@
 // `run --world-size N` installs one DataParallelScope for its cells; a whole model's train corner
 // (bench/detail/cell_body.cpp) then all-reduces its gradients after backward, before the optimizer step.
 
-#include "bench/ddp/gradient_reducer.hpp"
-#include "bench/ddp/process_group.hpp"
+#include "bench/detail/ddp/gradient_reducer.hpp"
+#include "bench/detail/ddp/process_group.hpp"
 #include "bench/detail/lockstep.hpp"
 #include "dataset/dataset.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/ddp/data_parallel.hpp"
+#include "bench/detail/ddp/data_parallel.hpp"
 
 #include "util/error.hpp"
 #include "util/statistics.hpp"
