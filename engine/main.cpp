@@ -25,6 +25,7 @@ const std::vector<Command>& commands()
     {"diff", "compare two datasets cell by cell, with noise-aware verdicts", cmd_diff},
     {"merge", "combine the shards of one matrix run into one dataset", cmd_merge},
     {"slurm", "run the matrix as a Slurm array job, one task per shard, and merge the shards", cmd_slurm},
+    {"scaling", "the scaling factor of data-parallel training steps, from runs at world sizes 1 and N", cmd_scaling},
     {"export", "write a dataset as CSV (one row per cell), or its citation as BibTeX or CFF", cmd_export},
     {"publish", "turn a local run into the next published version in data/", cmd_publish},
     {"render", "render the datasets in data/ into the static site", cmd_render},

@@ -35,7 +35,7 @@ build_packages=(
   libmd4c-dev libmd4c0 libmd4c-html0 libmd4c-html0-dev
   pkg-config pkgconf pkgconf-bin libpkgconf3
   # gloo's headers, which c10d's ProcessGroupGloo.hpp includes and the torch wheel does not ship
-  # (engine/bench/ddp/process_group.cpp); nothing links Debian's gloo library.
+  # (engine/bench/detail/ddp/process_group.cpp); nothing links Debian's gloo library.
   libgloo-dev
 )
 # "runtime": shared libraries that the GPU machine most likely has already. They are unpacked only where

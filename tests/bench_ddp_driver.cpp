@@ -7,7 +7,7 @@
 //
 // Each check starts its ranks with launch_local, which runs this executable again with RANK set; such
 // a process is a rank and does what its arguments say ("step", "die").
-#include "bench/ddp/gradient_reducer.hpp"
+#include "bench/detail/ddp/gradient_reducer.hpp"
 #include "bench/ddp/launcher.hpp"
 #include "bench/detail/models/resnet.hpp"
 #include "bench/torch_error.hpp"

@@ -205,4 +205,33 @@ print(f"merged {len(keys(merged))} cells = the one-process run's; shard {requeue
 print("measured seconds per shard: " + ", ".join(f"{s:.2f}" for s in seconds)
       + f"; longest / mean {max(seconds) / mean:.2f}")
 PYTHON
+# A data-parallel task (issue 27): `layerbench slurm --nodes 1 --ntasks-per-node 2` makes one array task of
+# two ranks, which srun starts on this node and which meet through Slurm's variables; the merged dataset
+# holds a world-2 training step of ResNetTiny, written by rank 0 alone.
+if ((cpus < 2)); then
+  echo "slurm check passed in $((SECONDS - start_time)) s (the two-task job needs 2 CPUs; this node has $cpus)"
+  exit 0
+fi
+ddp_out=$work/ddp
+(cd "$work" && "$binary" slurm --out-dir "$ddp_out" --shards 1 --nodes 1 --ntasks-per-node 2 --time 10:00 \
+  --device cpu --layers ResNetTiny --batch-sizes 2 --axes mode=train --threads 1 --cell-budget 0.5 --min-samples 3 \
+  --warmup 0.02 --no-peaks --submit) > "$work/ddp-submit.out" 2> "$work/ddp-submit.err" \
+  || { cat "$work/ddp-submit.out" "$work/ddp-submit.err"; exit 1; }
+read -r array_id merge_id <<< "$(sed -n 's/^array job \([0-9]*\) .*merge job \([0-9]*\) .*/\1 \2/p' "$work/ddp-submit.out")"
+[[ -n $array_id && -n $merge_id ]] || { echo "FAIL: no job ids in: $(cat "$work/ddp-submit.out")"; exit 1; }
+grep -q '^#SBATCH --ntasks-per-node=2$' "$ddp_out/layerbench-shards.sbatch" || { echo "FAIL: the task asks for no 2 tasks"; exit 1; }
+wait_for 150 merge merge_done || { echo "FAIL: the data-parallel job's merge did not finish; $(squeue)"; exit 1; }
+state=$(cat "$work/merge.state")
+[[ $state == COMPLETED ]] || { echo "FAIL: merge job $merge_id ended $state"; cat "$ddp_out/logs/"*.log; exit 1; }
+"$binary" validate "$ddp_out/merged.json"
+grep -q '^\[rank 1\]\|rank 1 of 2 (MASTER_ADDR=' "$ddp_out/logs/shard-0.log" \
+  || { echo "FAIL: the task's log shows no rank 1"; cat "$ddp_out/logs/shard-0.log"; exit 1; }
+python3 - "$ddp_out/merged.json" << 'PYTHON'
+import json, sys
+cells = json.load(open(sys.argv[1]))["results"]
+assert len(cells) == 1 and cells[0]["status"] == "ok", cells
+ranks = cells[0]["data_parallel"]
+assert ranks["world_size"] == 2 and ranks["backend"] == "gloo" and ranks["bucket_bytes"], ranks
+print(f"two-task job: ResNetTiny@2 per rank, world size 2, buckets {ranks['bucket_bytes']}")
+PYTHON
 echo "slurm check passed in $((SECONDS - start_time)) s"

@@ -1,6 +1,7 @@
 // The command line of `layerbench run` and `layerbench layers`, through the real binary.
 #if LAYERBENCH_WITH_TORCH
 #include "test_shell.hpp"
+#include "util/file.hpp"
 
 #include <array>
 #include <cstdio>
@@ -74,6 +75,28 @@ TEST_CASE("cli::cmd_run")
     CHECK(r.status == 2);
     CHECK(r.output.find("unknown layer 'Convv1d', did you mean 'Conv1d'?") != std::string::npos);
   }
+  SUBCASE("--layer-sum of an unknown model is a usage error with a hint; with --layers it is refused")
+  {
+    const auto r = run_cli("run --layer-sum ResNet5 --out " + (dir.path / "x.json").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--layer-sum: 'ResNet5' is not a model, did you mean 'ResNet50'?") != std::string::npos);
+    const auto both = run_cli("run --layer-sum BertTiny --layers Linear --out " + (dir.path / "x.json").string());
+    CHECK(both.status == 2);
+    CHECK(both.output.find("give it or --layers, not both") != std::string::npos);
+  }
+  SUBCASE("a small layer-sum run measures the model and each of its layers")
+  {
+    const auto out = dir.path / "layer-sum.json";
+    const auto r = run_cli("run --device cpu --layer-sum BertTiny --batch-sizes 1 --axes precision=fp32 "
+                           "--axes mode=inference_mode --cell-budget 0.2 --min-samples 3 --no-peaks --out " + out.string());
+    CHECK(r.status == 0);
+    // BertTiny and its 13 distinct layer configurations.
+    CHECK(r.output.find("wrote " + out.string() + ": 14 cells") != std::string::npos);
+    const auto text = layerbench::util::read_file(out);
+    REQUIRE(text);
+    CHECK(text->find("\"name\": \"BertTiny/12\"") != std::string::npos);
+    CHECK(text->find("\"title\": \"The layer sum of BertTiny: the model beside its 13 layers at its own shapes") != std::string::npos);
+  }
   SUBCASE("a bad batch size is a usage error")
   {
     const auto r = run_cli("run --batch-sizes 1,eight");
@@ -144,6 +167,37 @@ TEST_CASE("cli::cmd_run")
       CHECK(other.status == 2);
       CHECK(other.output.find("cuda:N (N: the GPU's index)") != std::string::npos);
     }
+  }
+  SUBCASE("--world-size above 1 takes whole models' training steps only, and names what it cannot take")
+  {
+    const auto out = " --out " + (dir.path / "x.json").string();
+    const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--layers Conv2d --axes mode=train" + out,
+       "--world-size 2: Conv2d is a layer, not a whole model; a data-parallel run times whole models' training steps"},
+      {"--layers ResNetTiny" + out, "--world-size 2: mode inference_mode is not a training step; a data-parallel run "
+                                    "measures training steps only (--axes mode=train)"},
+      {"--layers ResNetTiny --axes mode=train --axes compiled=eager,torch_compile" + out,
+       "--world-size 2: compiled torch_compile is not run data-parallel; give --axes compiled=eager"},
+      {"--layers ResNetTiny --axes mode=train", "--world-size 2: needs --out, the one file that rank 0 writes"},
+    };
+    for (const auto& [arguments, message] : cases) {
+      CAPTURE(arguments);
+      const auto r = run_cli("run --device cpu --world-size 2 " + arguments);
+      CHECK(r.status == 2);
+      CHECK(r.output.find(message) != std::string::npos);
+      CHECK_FALSE(fs::exists(dir.path / "x.json"));
+    }
+    const auto zero = run_cli("run --world-size 0");
+    CHECK(zero.status == 2);
+    CHECK(zero.output.find("--world-size: 0 is outside its range, 1 to 1048576") != std::string::npos);
+  }
+  SUBCASE("a rank whose rendezvous disagrees with --world-size is a usage error naming both")
+  {
+    const auto r = layerbench::test::shell("RANK=0 WORLD_SIZE=3 LOCAL_RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=29999 "
+                                           + std::string(LAYERBENCH_BINARY) + " run --device cpu --world-size 2 "
+                                           "--layers ResNetTiny --axes mode=train --out " + (dir.path / "x.json").string());
+    CHECK(r.status == 2);
+    CHECK(r.output.find("--world-size 2: the rendezvous in the environment has WORLD_SIZE=3 ranks") != std::string::npos);
   }
   SUBCASE("a bad noise target is a usage error")
   {

@@ -77,6 +77,22 @@ TEST_CASE("cli::cmd_slurm")
     const auto same = shell(binary + " slurm --out-dir " + out + " --shards 3" + k_matrix);
     CHECK(same.status == 0);
   }
+  SUBCASE("--nodes and --ntasks-per-node: each task a data-parallel step of their product, started by srun")
+  {
+    const auto models = " --device cpu --layers ResNetTiny --batch-sizes 2 --axes mode=train";
+    const auto r = shell(binary + " slurm --out-dir " + (dir / "ddp").string() + " --shards 1 --nodes 2 --ntasks-per-node 2" + models);
+    CHECK(r.status == 0);
+    const auto array = read(dir / "ddp" / "layerbench-shards.sbatch");
+    CHECK(array.find("#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=2\n") != std::string::npos);
+    CHECK(array.find("exec srun --kill-on-bad-exit=1 ") != std::string::npos);
+    CHECK(array.find(" --axes mode=train --world-size=4 --shard \"$shard/1\"") != std::string::npos);
+    const auto layer = shell(binary + " slurm --out-dir " + (dir / "ddp2").string() + " --shards 1 --ntasks-per-node 2" + k_matrix);
+    CHECK(layer.status == 2);
+    CHECK(layer.output.find("--world-size 2: Linear is a layer, not a whole model") != std::string::npos);
+    const auto given = shell(binary + " slurm --out-dir " + (dir / "ddp3").string() + " --shards 1 --world-size 2" + models);
+    CHECK(given.status == 2);
+    CHECK(given.output.find("slurm: --world-size is set for each task from --nodes x --ntasks-per-node") != std::string::npos);
+  }
   SUBCASE("--submit: the array, then the merge depending on it; both ids printed")
   {
     fake_sbatch(dir / "bin", "%s\\n", 0);

@@ -297,3 +297,31 @@ TEST_CASE("cluster::merge_script under bash")
   CHECK_FALSE(fs::exists(scratch.dir / "injected"));
   CHECK(directives(cluster::merge_script(hostile))[0][0] == "--job-name=it's #1-merge");
 }
+
+TEST_CASE("cluster::array_script data-parallel")
+{
+  auto data_parallel = job();
+  data_parallel.nodes = 2;
+  data_parallel.tasks_per_node = 4;
+  data_parallel.gpu = cluster::Gpu::one;
+  SUBCASE("each task asks for its nodes and ranks, one GPU per rank, and srun starts the ranks")
+  {
+    const auto script = cluster::array_script(data_parallel);
+    CHECK(has(script, "#SBATCH --nodes=2\n#SBATCH --ntasks-per-node=4\n"));
+    CHECK_FALSE(has(script, "#SBATCH --ntasks=1\n"));
+    CHECK(has(script, "#SBATCH --gres=gpu:4\n"));
+    CHECK(has(script, "exec srun --kill-on-bad-exit=1 /opt/lb/layerbench run"));
+  }
+  SUBCASE("the merge job stays one task")
+  {
+    const auto script = cluster::merge_script(data_parallel);
+    CHECK(has(script, "#SBATCH --ntasks=1\n"));
+    CHECK_FALSE(has(script, "--nodes"));
+  }
+  SUBCASE("one rank per task: one process, no srun")
+  {
+    const auto script = cluster::array_script(job());
+    CHECK(has(script, "#SBATCH --ntasks=1\n"));
+    CHECK_FALSE(has(script, "srun"));
+  }
+}

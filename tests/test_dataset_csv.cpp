@@ -41,8 +41,8 @@ TEST_CASE("dataset::to_csv")
                      "flops_per_sample,speed_class,precision,memory_format,cudnn_benchmark,mode,compiled,"
                      "train_forward_ms,train_backward_input_ms,train_backward_weight_ms,train_sum_ms,"
                      "median_ms_shown,significant_figures,rounds,round_min_median_ms,round_max_median_ms,ci95_low_ms,"
-                     "ci95_high_ms");
-    CHECK(dataset::csv_columns().size() == 42);
+                     "ci95_high_ms,world_size,all_reduce_median_ms");
+    CHECK(dataset::csv_columns().size() == 44);
   }
   SUBCASE("one row per cell")
   {
@@ -51,7 +51,7 @@ TEST_CASE("dataset::to_csv")
   SUBCASE("a timed cell: numbers as in the JSON, absent values empty, commas quoted")
   {
     CHECK(rows[1] == "test-cpu,0,measured,Test CPU,Linear,nn.Linear,\"Linear(4096,4096)\",1,ok,,1.0,0.95,1.05,,,,10,,"
-                     "0.25,,1024,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,,1.0,2,,,,,");
+                     "0.25,,1024,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,,1.0,2,,,,,,,");
   }
   SUBCASE("text a spreadsheet would run as a formula is made inert; numbers stay numbers")
   {

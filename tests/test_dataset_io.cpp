@@ -53,6 +53,8 @@ TEST_CASE("dataset::serialize")
     peaks.compute.push_back({"fp32", "1024^3 product", 2.0 * 1024 * 1024 * 1024, 20.0, 1.07e11, 0.01, 7, true});
     peaks.memory = dataset::PeakRate{"triad", "a = b + s*c", 3.0 * 64 * 1024 * 1024, 30.0, 6.7e9, 0.02, 5, false};
     original.environment->peaks = peaks;
+    original.layers[1].kind = dataset::LayerKind::model_layer;
+    original.layers[1].part_of = dataset::ModelPart{"ResNet50", 3, 16};
     const auto text = dataset::serialize(original);
     // Schema only: a "1/2" shard holding the whole matrix breaks the rules, not the format.
     const auto read = dataset::parse_unchecked(text, "round-trip");
@@ -73,6 +75,12 @@ TEST_CASE("dataset::serialize")
     REQUIRE(read.environment->peaks->compute.size() == 1);
     CHECK(read.environment->peaks->compute[0].rate == 1.07e11);
     CHECK(read.environment->peaks->memory->name == "triad");
+    CHECK(read.layers[1].kind == dataset::LayerKind::model_layer);
+    REQUIRE(read.layers[1].part_of);
+    CHECK(read.layers[1].part_of->model == "ResNet50");
+    CHECK(read.layers[1].part_of->use == 3);
+    CHECK(read.layers[1].part_of->count == 16);
+    CHECK(!read.layers[0].part_of);
     CHECK(text.find("\"flop_per_s\": 107000000000.0") != std::string::npos);
     CHECK(text.find("\"bytes_per_s\"") != std::string::npos);
   }

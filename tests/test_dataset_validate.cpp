@@ -29,6 +29,21 @@ TEST_CASE("dataset::check")
   {
     CHECK(problems(d) == "");
   }
+  SUBCASE("a model's layer names a use the model holds, with its configuration and count")
+  {
+    // Linear plays the model, Dropout its one use (schema 1.6.0).
+    d.layers[0].kind = dataset::LayerKind::model;
+    d.layers[0].contains = {{"Dropout", "Dropout()", 3, 0, 1}};
+    d.layers[1].kind = dataset::LayerKind::model_layer;
+    d.layers[1].part_of = dataset::ModelPart{"Linear", 0, 3};
+    CHECK(problems(d) == "");
+    d.layers[1].part_of->count = 2;
+    CHECK(problems(d) == "/layers/1/part_of: \"Dropout()\" x2 is not use 0 of \"Linear\" (\"Dropout()\" x3)\n");
+    d.layers[1].part_of = dataset::ModelPart{"Linear", 1, 3};
+    CHECK(problems(d) == "/layers/1/part_of/use: model \"Linear\" has no use 1 (it has 1)\n");
+    d.layers[1].part_of.reset();
+    CHECK(problems(d) == "/layers/1/part_of: a layer has part_of exactly where its kind is model_layer\n");
+  }
   SUBCASE("a skipped cell with its reason is valid")
   {
     test::cell_of(d, "Linear", 8) = test::skipped_cell("Linear", 8, "out of memory");
@@ -39,6 +54,14 @@ TEST_CASE("dataset::check")
     d.results.pop_back();
     CHECK(problems(d) == "/results: cell Dropout at batch size 8 of the declared matrix is missing (record it as "
                          "skipped with a reason)\n");
+  }
+  SUBCASE("a data-parallel record: a training step of two ranks or more, its all-reduce's quartiles in order")
+  {
+    auto& cell = test::cell_of(d, "Linear", 1);
+    cell.data_parallel = dataset::DataParallel{1, "gloo", 1024, {512}, 2.0, 2.5, 3.0};
+    CHECK(problems(d) == "/results/0/data_parallel: only a training step is run data-parallel\n"
+                         "/results/0/data_parallel/world_size: 1.0 is not in [2.0, 1048576.0]\n"
+                         "/results/0/data_parallel/all_reduce_median_ms: not between all_reduce_p25_ms and all_reduce_p75_ms\n");
   }
   SUBCASE("a skipped cell without a reason")
   {

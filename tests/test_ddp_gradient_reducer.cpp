@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Two ranks (the averaging, a rank that dies) run as processes in tests/bench_ddp_driver.cpp; here
 // the bucket plan and a world of one, in this process.
-#include "bench/ddp/gradient_reducer.hpp"
+#include "bench/detail/ddp/gradient_reducer.hpp"
 
 #include "bench/ddp/launcher.hpp"
 #include "test_socket.hpp"

@@ -231,11 +231,12 @@ Estimate estimate(const std::vector<LayerTraits>& layers,
         continue;
       }
       compiles = compiles || corner[dataset::k_compiled] == dataset::Compiled::aot_inductor;
-      // A whole model's train step is timed whole, not in parts.
+      // A whole model's train step, and a model's layer in its layer sum, are timed whole, not in parts.
       const bool train = corner[dataset::k_mode] == dataset::GradMode::train;
-      result.train += train && !layer.model ? count : 0;
+      const bool whole = layer.train == TrainTiming::step;
+      result.train += train && !whole ? count : 0;
       const double part = warmup_seconds + rule.budget_seconds + k_cell_overhead_seconds;
-      result.seconds += count * part * (train && layer.model ? 1 : timed_budgets(corner, device));
+      result.seconds += count * part * (train && whole ? 1 : timed_budgets(corner, device));
       if (corner[dataset::k_compiled] == dataset::Compiled::torch_compile) {
         result.seconds += count * k_torch_compile_seconds;
       }

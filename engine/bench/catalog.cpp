@@ -3,6 +3,7 @@
 
 #include "bench/catalog_shapes.hpp"
 #include "bench/models/entries.hpp"
+#include "bench/models/layer_sum.hpp"
 
 #include "util/error.hpp"
 #include "util/suggest.hpp"
@@ -317,6 +318,14 @@ const std::vector<LayerSpec>& model_catalog()
 
 const LayerSpec* find_entry(const std::string& name)
 {
+  // A model's layers are found by name ("ResNet50/3") but not offered as guesses for another name.
+  if (name.find('/') != std::string::npos) {
+    for (const auto& spec : models::layer_sum_catalog()) {
+      if (spec.name == name) {
+        return &spec;
+      }
+    }
+  }
   for (const auto* entries : {&catalog(), &model_catalog()}) {
     for (const auto& spec : *entries) {
       if (spec.name == name) {
@@ -345,7 +354,11 @@ const LayerSpec& find_layer(const std::string& name)
   throw UsageError(message + " (see 'layerbench layers')");
 }
 
-LayerTraits traits(const LayerSpec& spec) { return {spec.name, spec.rank, spec.kind == dataset::LayerKind::model}; }
+LayerTraits traits(const LayerSpec& spec)
+{
+  return {spec.name, spec.rank, spec.kind == dataset::LayerKind::model,
+          spec.kind == dataset::LayerKind::layer ? TrainTiming::step_and_parts : TrainTiming::step};
+}
 
 dataset::Layer describe(const LayerSpec& spec)
 {
@@ -367,6 +380,7 @@ dataset::Layer describe(const LayerSpec& spec)
   layer.kind = spec.kind;
   layer.contains = spec.contains;
   layer.train_step = spec.train_step;
+  layer.part_of = spec.part_of;
   // A whole model's minimum traffic is not modelled: its intermediates are most of it.
   if (spec.kind == dataset::LayerKind::layer) {
     layer.bytes_fixed = spec.bytes.fixed;

@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,8 @@ struct LayerSpec
   std::vector<dataset::LayerUse> contains;
   std::string train_step;
   LayerNote note;
+  // A model's layer (bench/models/layer_sum.hpp): which use of which model it is.
+  std::optional<dataset::ModelPart> part_of;
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };

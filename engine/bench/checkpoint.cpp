@@ -56,6 +56,9 @@ void Checkpoint::resume_into(dataset::Dataset& fresh)
 
 void Checkpoint::save(const dataset::Dataset& partial)
 {
+  if (m_path.empty()) {
+    return;
+  }
   try {
     dataset::save(m_path, partial, util::Overwrite::yes);
   } catch (const Error& error) {

@@ -28,7 +28,8 @@ public:
   // of measurement options.
   void resume_into(dataset::Dataset& fresh);
 
-  // Writes `partial` over the checkpoint. On failure (a full disk, a read-only folder) throws Error
+  // Writes `partial` over the checkpoint (nothing where the path is empty: a rank other than 0 of a
+  // data-parallel run). On failure (a full disk, a read-only folder) throws Error
   // saying how many cells the checkpoint still keeps and how to go on.
   void save(const dataset::Dataset& partial);
 

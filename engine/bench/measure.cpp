@@ -2,6 +2,7 @@
 #include "bench/measure.hpp"
 
 #include "bench/catalog.hpp"
+#include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/cell_body.hpp"
 #include "bench/detail/corner.hpp"
 #include "bench/detail/measurers.hpp"
@@ -77,6 +78,19 @@ std::optional<dataset::Cell> measure_built(const LayerSpec& spec,
     cell.train = std::move(*parts);
   }
   return cell;
+}
+
+// A data-parallel step's record (dataset::DataParallel); its throughput counts every rank's batch.
+void record_data_parallel(dataset::Cell& cell)
+{
+  const auto* ranks = ddp::current_run();
+  if (ranks == nullptr || !cell.stats) {
+    return;
+  }
+  cell.data_parallel = ranks->record(*cell.stats->samples * *cell.stats->iterations_per_sample);
+  if (cell.throughput_samples_per_s) {
+    *cell.throughput_samples_per_s *= ranks->size();
+  }
 }
 
 } // namespace
@@ -168,10 +182,16 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     const detail::CellBody cell_body(spec, batch_size, axes, backend, aoti_package);
     auto cell = measure_built(spec, batch_size, axes, cell_body, settings, backend, cell_start, interrupted);
     if (cell) {
+      record_data_parallel(*cell);
       cell->cell_seconds = seconds_since(cell_start);
     }
     return cell;
   } catch (const std::exception& error) {
+    // A rank whose cell failed would leave the others waiting in a collective it never joins: in a
+    // data-parallel run a failure ends the run on every rank, its finished cells kept in the checkpoint.
+    if (detail::in_lockstep()) {
+      throw;
+    }
     const std::string reason = backend.is_out_of_memory(error) ? "out of memory: " : "failed: ";
     auto cell = skipped_cell(spec.name, batch_size, axes, reason + error_line(error));
     cell.cell_seconds = seconds_since(cell_start);

@@ -4,6 +4,7 @@
 #include "bench/aoti_cache.hpp"
 #include "bench/catalog.hpp"
 #include "bench/checkpoint.hpp"
+#include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/canary.hpp"
 #include "bench/detail/corner.hpp"
 #include "bench/peaks.hpp"
@@ -162,8 +163,9 @@ std::optional<CpuClock> read_cpu_clock()
 }
 
 // Cores other processes kept busy on average since `start`: the machine's busy CPU time less this
-// process's own, over the wall time. The load average cannot tell them apart: it decays over a minute.
-std::optional<double> other_cores_busy(const std::optional<CpuClock>& start)
+// process's own and `ranks_seconds` (the other ranks of a data-parallel run on this machine), over
+// the wall time. The load average cannot tell them apart: it decays over a minute.
+std::optional<double> other_cores_busy(const std::optional<CpuClock>& start, double ranks_seconds)
 {
   const auto end = read_cpu_clock();
   if (!start || !end) {
@@ -171,7 +173,7 @@ std::optional<double> other_cores_busy(const std::optional<CpuClock>& start)
   }
   const double wall = std::chrono::duration<double>(end->at - start->at).count();
   const double others = ((end->machine_busy_seconds - start->machine_busy_seconds)
-                         - (end->own_seconds - start->own_seconds)) / std::max(wall, 1e-3);
+                         - (end->own_seconds - start->own_seconds) - ranks_seconds) / std::max(wall, 1e-3);
   return std::max(others, 0.0);
 }
 
@@ -190,6 +192,28 @@ void warn_if_busy(const dataset::Environment& environment)
                "and publish refuses the run without --force\n";
 }
 
+// The title names what was measured: "2 PyTorch layers" for a run of two; a layer sum names its models.
+std::string run_title(const RunOptions& options, const std::vector<std::string>& layers, const std::string& device)
+{
+  std::string models;
+  int parts = 0;
+  for (const auto& name : layers) {
+    const auto& spec = find_layer(name);
+    if (spec.kind == dataset::LayerKind::model_layer) {
+      ++parts;
+    } else if (spec.kind == dataset::LayerKind::model) {
+      models += (models.empty() ? "" : ", ") + name;
+    }
+  }
+  if (parts > 0) {
+    return "The layer sum of " + models + ": the model beside its " + std::to_string(parts) + " layers at its own shapes, on "
+           + device + " (local run)";
+  }
+  return std::string(options.axes.is_reference() ? "Forward pass" : "Performance settings") + " of "
+         + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s") + " on " + device
+         + " (local run)";
+}
+
 dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::string>& layers, DeviceBackend& backend)
 {
   dataset::Dataset result;
@@ -201,10 +225,7 @@ dataset::Dataset new_dataset(const RunOptions& options, const std::vector<std::s
   environment.load_average_start = load_average();
   result.id = "local-" + slug(environment.device.name);
   result.version = 0;
-  // The title names what was measured: "2 PyTorch layers" for a run of two.
-  result.title = std::string(options.axes.is_reference() ? "Forward pass" : "Performance settings") + " of "
-                 + std::to_string(layers.size()) + " PyTorch layer" + (layers.size() == 1 ? "" : "s")
-                 + " on " + environment.device.name + " (local run)";
+  result.title = run_title(options, layers, environment.device.name);
   result.license.attribution = "LayerBench contributors, PyTorch layer forward-pass benchmark, measured with layerbench "
                                + std::string(build_info::k_version) + ", licensed CC BY 4.0";
   result.creators.push_back({"LayerBench contributors", ""});
@@ -405,7 +426,8 @@ void finish_run(dataset::Dataset& result,
     std::cerr << "layerbench: device peaks: " << describe(*peaks) << "\n";
     result.environment->peaks = std::move(*peaks);
   }
-  if (options.profiles == Profiles::take) {
+  // A data-parallel step cannot be profiled by one rank alone: its all-reduce waits for the others.
+  if (options.profiles == Profiles::take && !options.rendezvous) {
     profile_cells(result, options, backend, checkpoint, interrupted);
   }
   for (auto& layer : result.layers) {
@@ -448,35 +470,81 @@ Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend)
                   options.settings.warmup_seconds, options.settings.stopping, cached);
 }
 
+namespace {
+
+// The ranks must measure the same cells: a rank that planned others (a checkpoint it read differently)
+// would wait in collectives the others never join.
+void check_same_cells(size_t cells, int rank)
+{
+  const auto rank_zero = detail::agree(static_cast<double>(cells), false).value;
+  if (rank_zero != static_cast<double>(cells)) {
+    throw Error("rank " + std::to_string(rank) + " planned " + std::to_string(cells) + " cells to measure and rank 0 "
+                + util::format_fixed(rank_zero, 0) + "; the ranks must run the same command on the same checkpoint");
+  }
+}
+
+// The CPU time the other ranks on this machine spent on the cells, which the busy-machine check must
+// not count as other work. Collective.
+double other_ranks_seconds(ddp::DataParallelRun& ranks, const std::optional<CpuClock>& start)
+{
+  const auto now = read_cpu_clock();
+  const double own = start && now ? now->own_seconds - start->own_seconds : 0.0;
+  return ranks.sum_on_first_host(own) - own;
+}
+
+} // namespace
+
 dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted)
 {
   const Matrix matrix{layers_of(options), options.batch_sizes, dataset::corners(options.axes)};
   prepare_process(options);
-  Checkpoint checkpoint(checkpoint_path(options.out));
+  std::unique_ptr<ddp::DataParallelRun> ranks;
+  if (options.rendezvous) {
+    ranks = std::make_unique<ddp::DataParallelRun>(*options.rendezvous, backend.kind());
+  }
+  // Rank 0 alone keeps the checkpoint; the other ranks read it to resume, and write nothing.
+  const bool writes = !ranks || ranks->rank() == 0;
+  Checkpoint checkpoint(writes ? checkpoint_path(options.out) : std::filesystem::path());
   auto result = new_dataset(options, matrix.layers, backend);
-  if (options.resume == Resume::yes) {
+  if (options.resume == Resume::yes && writes) {
     checkpoint.resume_into(result);
+  } else if (options.resume == Resume::yes) {
+    Checkpoint(checkpoint_path(options.out)).resume_into(result);
   }
   const auto todo = plan_cells(matrix, options.order_seed, shard_cells(options), result);
 
   const auto cpu_at_start = read_cpu_clock();
   util::Progress progress(todo.size(), util::progress_style_for(stderr));
   CellRunner runner(options, backend);
-  for (const auto& key : todo) {
-    progress.start(runner.title(key));
-    auto cell = runner.run(key, interrupted);
-    if (!cell) {
-      checkpoint.save(result);
-      throw Error("interrupted: " + std::to_string(result.results.size()) + " finished cells are saved in "
-                  + checkpoint.path().string() + "; continue with the same command and --resume");
+  double ranks_seconds = 0;
+  {
+    std::optional<ddp::DataParallelScope> lockstep;
+    if (ranks) {
+      lockstep.emplace(*ranks);
+      check_same_cells(todo.size(), ranks->rank());
     }
-    progress.finish(describe_cell(*cell));
-    result.results.push_back(std::move(*cell));
-    checkpoint.save(result);
+    for (const auto& key : todo) {
+      progress.start(runner.title(key));
+      auto cell = runner.run(key, interrupted);
+      if (!cell) {
+        checkpoint.save(result);
+        throw Error("interrupted: " + std::to_string(result.results.size()) + " finished cells are saved in "
+                    + checkpoint_path(options.out).string() + "; continue with the same command and --resume");
+      }
+      progress.finish(describe_cell(*cell));
+      result.results.push_back(std::move(*cell));
+      checkpoint.save(result);
+    }
+    if (ranks) {
+      ranks_seconds = other_ranks_seconds(*ranks, cpu_at_start);
+    }
   }
   sort_in_matrix_order(matrix, result.results);
+  if (!writes) {
+    return result;
+  }
   finish_run(result, options, backend, checkpoint, interrupted);
-  result.environment->other_cores_busy = other_cores_busy(cpu_at_start);
+  result.environment->other_cores_busy = other_cores_busy(cpu_at_start, ranks_seconds);
   warn_if_busy(*result.environment);
   dataset::assign_speed_classes(result);
   return result;

@@ -3,6 +3,7 @@
 
 #include "bench/axes_plan.hpp"
 #include "bench/checkpoint.hpp"
+#include "bench/ddp/rendezvous.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/device.hpp"
 #include "bench/measure.hpp"
@@ -44,6 +45,10 @@ struct RunOptions
   std::string command_line; // for provenance
   // Where compiled=aot_inductor packages are kept (bench/aoti_cache.hpp); empty: default_aoti_cache().
   std::filesystem::path aoti_cache;
+  // A data-parallel run (`run --world-size N`, docs/scale.md): this process is one rank of the
+  // rendezvous, every rank measures the same cells in lockstep, and only rank 0 keeps a checkpoint and
+  // returns the dataset to save. Absent: one process.
+  std::optional<ddp::Rendezvous> rendezvous;
 };
 
 // Default measurement settings for a device: the CPU ones keep the whole matrix on a 2-core machine
@@ -54,7 +59,7 @@ MeasureSettings default_settings(DeviceKind device);
 Estimate estimate_run(const RunOptions& options, const DeviceBackend& backend);
 
 // Measures the matrix (bench/run_plan.hpp), writing a checkpoint after every cell (bench/checkpoint.hpp),
-// and returns the finished dataset (the caller saves it). On `interrupted` it saves the checkpoint and throws Error saying how to resume.
+// and returns the finished dataset (the caller saves it; in a data-parallel run, rank 0 only). On `interrupted` it saves the checkpoint and throws Error saying how to resume.
 dataset::Dataset run_matrix(const RunOptions& options, DeviceBackend& backend, const std::atomic<bool>& interrupted);
 
 } // namespace layerbench::bench

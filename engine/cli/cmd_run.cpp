@@ -11,6 +11,7 @@
 #include "bench/shard_plan.hpp"
 #include "cli/run_options.hpp"
 #include "cli/run_output.hpp"
+#include "cli/run_ranks.hpp"
 #include "cli/run_rounds.hpp"
 #include "dataset/shard.hpp"
 #include "dataset/io.hpp"
@@ -54,21 +55,32 @@ void print_estimate(const bench::RunOptions& options, const bench::DeviceBackend
             << " s overhead per part; layers whose single call outlasts the budget take longer)\n";
 }
 
-// Fails before anything is measured if the result could not be written.
-void check_output(const std::filesystem::path& out, bench::Resume resume)
+// In a data-parallel run each rank takes the GPU of its rank on the node.
+bench::DeviceSelection rank_device(const po::variables_map& values, const std::optional<bench::ddp::Rendezvous>& rendezvous)
 {
-  check_target(out);
-  const auto checkpoint = bench::checkpoint_path(out);
-  if (resume == bench::Resume::no && std::filesystem::exists(checkpoint)) {
-    throw Error(checkpoint.string() + ": an interrupted run left its checkpoint here; continue it with --resume, "
-                "or delete the file to start afresh");
+  const auto text = values["device"].as<std::string>();
+  auto choice = bench::parse_device_choice(text);
+  if (!rendezvous || choice.choice == bench::DeviceChoice::cpu) {
+    return choice;
   }
+  require(text.find(':') == std::string::npos,
+          "--device " + text + ": in a data-parallel run each rank takes the GPU of its LOCAL_RANK; give --device cuda");
+  if (choice.choice == bench::DeviceChoice::cuda || bench::cuda_available()) {
+    choice.choice = bench::DeviceChoice::cuda;
+    choice.cuda_index = rendezvous->local_rank;
+  }
+  return choice;
 }
 
 int run(const po::variables_map& values)
 {
-  const auto choice = bench::parse_device_choice(values["device"].as<std::string>());
+  const int world_size = parse_world_size(values);
+  const auto rendezvous = world_size > 1 ? std::optional(rank_rendezvous(world_size, bench::ddp::process_environment()))
+                                         : std::nullopt;
+  const bool writes = !rendezvous || rendezvous->rank == 0;
+  const auto choice = rank_device(values, rendezvous);
   bench::RunOptions options;
+  options.rendezvous = rendezvous;
   // Checked before the lock and the device, so a misspelt layer or axis costs nothing.
   check_matrix_arguments(values);
   options.resume = values.count("resume") ? bench::Resume::yes : bench::Resume::no;
@@ -96,8 +108,12 @@ int run(const po::variables_map& values)
   options.profiles = values.count("no-profiles") ? bench::Profiles::skip : bench::Profiles::take;
   options.command_line = recorded_invocation();
   check_directory(options.out);
-  const RunLock lock(options.out);
-  check_output(options.out, options.resume);
+  // Rank 0 writes the dataset; the other ranks hold no lock and write nothing.
+  std::optional<RunLock> lock;
+  if (writes) {
+    lock.emplace(options.out);
+    check_output(options.out, options.resume);
+  }
 
   auto backend = bench::make_backend(choice);
   if (choice.choice == bench::DeviceChoice::automatic && backend->kind() != bench::DeviceKind::cuda) {
@@ -119,13 +135,18 @@ int run(const po::variables_map& values)
               << util::format_fixed(mine.seconds, 1) << " s (plan: " << plan.description << ")\n";
   }
 
-  std::cerr << "layerbench: measuring on " << (backend->kind() == bench::DeviceKind::cuda ? "CUDA" : "CPU") << ", checkpoint "
-            << bench::checkpoint_path(options.out).string() << "\n";
+  std::cerr << "layerbench: measuring on " << (backend->kind() == bench::DeviceKind::cuda ? "CUDA" : "CPU")
+            << (writes ? ", checkpoint " + bench::checkpoint_path(options.out).string() : std::string()) << "\n";
   std::signal(SIGINT, on_interrupt);
   std::signal(SIGTERM, on_interrupt);
   const auto start = std::chrono::steady_clock::now();
   const auto result = bench::run_matrix(options, *backend, g_interrupted);
   const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - start;
+  if (!writes) {
+    std::cerr << "layerbench: " << bench::ddp::describe(*rendezvous) << ": measured " << result.results.size()
+              << " cells; rank 0 writes " << options.out.string() << "\n";
+    return 0;
+  }
 
   try {
     dataset::save(options.out, result, util::Overwrite::no);
@@ -158,8 +179,20 @@ int cmd_run(const Arguments& arguments)
   if (!values) {
     return 0;
   }
+  const int world_size = parse_world_size(*values);
+  const auto role = rank_role(world_size, bench::ddp::process_environment());
+  if (role != RankRole::single) {
+    check_matrix_arguments(*values);
+    // The device does not change what a data-parallel run may measure: the CPU's matrix is checked here.
+    check_data_parallel(*values, resolve_matrix(*values, bench::DeviceKind::cpu), world_size);
+  }
   if (parse_rounds(*values) > 1) {
+    require(role != RankRole::rank, "--rounds: starts a fresh process per round, which a rank under srun or torchrun "
+                                    "cannot; run the rounds as separate runs (--rounds 1) and join them with 'layerbench merge --rounds'");
     return run_rounds(*values);
+  }
+  if (role == RankRole::launcher) {
+    return launch_ranks(*values, world_size);
   }
   return run(*values);
 }

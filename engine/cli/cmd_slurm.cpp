@@ -8,6 +8,7 @@
 #include "bench/runner.hpp"
 #include "bench/shard_plan.hpp"
 #include "cli/run_options.hpp"
+#include "cli/run_ranks.hpp"
 #include "cluster/slurm_script.hpp"
 #include "util/file.hpp"
 #include "util/format.hpp"
@@ -45,6 +46,9 @@ po::options_description slurm_options()
     ("constraint", po::value<std::string>(), "sbatch --constraint (one GPU type per dataset: for example h100)")
     ("job-name", po::value<std::string>()->default_value("layerbench"), "prefix of the two jobs' names")
     ("layerbench", po::value<std::string>(), "the layerbench binary as the nodes see it (default: this one)")
+    ("nodes", po::value<int>()->default_value(1), "data-parallel: nodes per task; the task runs 'srun layerbench run "
+                                                  "--world-size <nodes x ntasks-per-node>' (whole models' training steps)")
+    ("ntasks-per-node", po::value<int>()->default_value(1), "data-parallel: ranks per node, one GPU each with --device cuda")
     ("submit", "submit the two jobs with sbatch and print their ids (default: write and print the scripts)");
   return options;
 }
@@ -52,7 +56,8 @@ po::options_description slurm_options()
 const std::set<std::string>& slurm_only()
 {
   static const std::set<std::string> names = {"out-dir", "shards", "max-running", "partition", "time", "account",
-                                              "constraint", "job-name", "layerbench", "submit"};
+                                              "constraint", "job-name", "layerbench", "submit", "nodes",
+                                              "ntasks-per-node"};
   return names;
 }
 
@@ -194,6 +199,24 @@ std::vector<std::string> describe(const bench::MatrixPlan& plan)
   return lines;
 }
 
+// --nodes and --ntasks-per-node: the ranks of each task, passed on as --world-size, which they set.
+void set_ranks(const po::variables_map& values, const RunMatrix& matrix, cluster::SlurmJob& job)
+{
+  job.nodes = values["nodes"].as<int>();
+  job.tasks_per_node = values["ntasks-per-node"].as<int>();
+  require(job.nodes >= 1 && job.nodes <= 1 << 16, "slurm: --nodes: " + std::to_string(job.nodes) + " is outside its range, 1 to 65536");
+  require(job.tasks_per_node >= 1 && job.tasks_per_node <= 1024,
+          "slurm: --ntasks-per-node: " + std::to_string(job.tasks_per_node) + " is outside its range, 1 to 1024");
+  require(values["world-size"].defaulted(), "slurm: --world-size is set for each task from --nodes x --ntasks-per-node");
+  const int world = cluster::world_size(job);
+  if (world == 1) {
+    return;
+  }
+  require(world <= 1 << 20, "slurm: --nodes x --ntasks-per-node: " + std::to_string(world) + " ranks is more than 2^20");
+  check_data_parallel(values, matrix, world, OutGiven::per_task);
+  job.run_arguments.push_back("--world-size=" + std::to_string(world));
+}
+
 cluster::SlurmJob make_job(const po::variables_map& values, const Arguments& arguments, const po::options_description& all)
 {
   for (const char* set_per_task : {"out", "shard", "resume"}) {
@@ -229,6 +252,7 @@ cluster::SlurmJob make_job(const po::variables_map& values, const Arguments& arg
   cluster::check_job(job);
 
   const auto matrix = resolve_matrix(values, device == "cuda" ? bench::DeviceKind::cuda : bench::DeviceKind::cpu);
+  set_ranks(values, matrix, job);
   const auto source = values.count("plan-from")
                         ? std::optional<bench::PlanSource>(bench::load_plan_source(values["plan-from"].as<std::string>()))
                         : std::nullopt;

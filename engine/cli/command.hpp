@@ -49,6 +49,7 @@ int cmd_validate(const Arguments& arguments);
 int cmd_diff(const Arguments& arguments);
 int cmd_merge(const Arguments& arguments);
 int cmd_slurm(const Arguments& arguments);
+int cmd_scaling(const Arguments& arguments);
 int cmd_export(const Arguments& arguments);
 int cmd_publish(const Arguments& arguments);
 int cmd_render(const Arguments& arguments);

@@ -4,6 +4,7 @@
 #if LAYERBENCH_WITH_TORCH
 
 #include "bench/catalog.hpp"
+#include "bench/models/layer_sum.hpp"
 #include "bench/runner.hpp"
 #include "dataset/axes.hpp"
 #include "dataset/batch_sizes.hpp"
@@ -110,6 +111,7 @@ constexpr NumericRange k_cell_budget{"cell-budget", 0.001, 3600, " s"};
 constexpr NumericRange k_rounds{"rounds", 1, dataset::k_max_rounds, ""};
 constexpr NumericRange k_seed{"seed", 0, 4294967295.0, ""};
 constexpr NumericRange k_order_seed{"order-seed", 0, 4294967295.0, ""};
+constexpr NumericRange k_world_size{"world-size", 1, 1 << 20, ""};
 
 // Whole numbers as such ("1000000", not "1e+06"), others as iostream writes them ("1e-05", "inf").
 std::string number_text(double value)
@@ -161,6 +163,11 @@ std::optional<uint32_t> parse_seed(const po::variables_map& values, const std::s
   return static_cast<uint32_t>(in_range<long long>(values, range));
 }
 
+int parse_world_size(const po::variables_map& values)
+{
+  return in_range<int>(values, k_world_size);
+}
+
 int parse_threads(const po::variables_map& values)
 {
   const int threads = values["threads"].as<int>();
@@ -202,6 +209,17 @@ void apply_overrides(const po::variables_map& values, bench::MeasureSettings& se
 
 std::vector<std::string> matrix_layers(const po::variables_map& values)
 {
+  if (values.count("layer-sum")) {
+    require(!values.count("layers"), "--layer-sum: measures the model and its layers; give it or --layers, not both");
+    std::vector<std::string> layers;
+    for (const auto& model : split(values["layer-sum"].as<std::string>(), "--layer-sum")) {
+      for (const auto& name : bench::models::layer_sum_layers(model)) {
+        require(std::find(layers.begin(), layers.end(), name) == layers.end(), "--layer-sum: '" + model + "' is given twice");
+        layers.push_back(name);
+      }
+    }
+    return layers;
+  }
   if (values.count("layers")) {
     return parse_layers(values["layers"].as<std::string>());
   }
@@ -244,10 +262,18 @@ void check_matrix_arguments(const po::variables_map& values)
 
 RunMatrix resolve_matrix(const po::variables_map& values, bench::DeviceKind device)
 {
-  const auto preset = bench::preset(bench::parse_preset(values["preset"].as<std::string>()), device);
+  // A layer sum is measured in the settings its model's cells are: the models preset's unless told.
+  const bool layer_sum = values.count("layer-sum") > 0;
+  const auto name = layer_sum && values["preset"].defaulted() ? bench::PresetName::models
+                                                              : bench::parse_preset(values["preset"].as<std::string>());
+  const auto preset = bench::preset(name, device);
   RunMatrix matrix;
-  matrix.layers = values.count("layers") || preset.layers.empty() ? matrix_layers(values) : preset.layers;
+  matrix.layers = layer_sum || values.count("layers") || preset.layers.empty() ? matrix_layers(values) : preset.layers;
   matrix.axes = preset.grid;
+  if (layer_sum) {
+    // The layers are eager modules at the model's shapes: no AOTInductor package is exported for each.
+    matrix.axes.set(dataset::k_compiled, {dataset::Compiled::eager});
+  }
   dataset::apply_axes_arguments(matrix.axes, axes_arguments(values));
   matrix.batch_sizes = values["batch-sizes"].defaulted() ? preset.batch_sizes
                                                          : parse_batch_sizes(values["batch-sizes"].as<std::string>());
@@ -264,6 +290,11 @@ po::options_description run_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
     ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
     ("layers", po::value<std::string>(), "comma-separated layers or whole models of the catalog (default: the preset's, all 14 layers; see 'layerbench layers --models')")
+    ("layer-sum", po::value<std::string>(),
+     "comma-separated whole models: measure each model and every distinct layer configuration it contains at its own "
+     "shapes (\"ResNet50/3\" is its layers[].contains[3]), forward in inference corners, forward and backward in train "
+     "corners, for the site's model-against-its-layers comparison (default settings: the models preset's; "
+     "docs/models.md, \"The layer sum\")")
     ("batch-sizes", po::value<std::string>()->default_value(dataset::batch_sizes_text(dataset::default_batch_sizes())), "comma-separated batch sizes (default: the preset's)")
     ("preset", po::value<std::string>()->default_value("reference"),
      ("reference (one corner: " + dataset::describe(dataset::Axes{}) + ") or cube (every combination of settings "
@@ -288,6 +319,11 @@ po::options_description run_options()
       + " (default: a random one, recorded)").c_str())
     (k_order_seed.name, po::value<long long>(),
      ("measure the cells in an order shuffled by this seed, " + range_text(k_order_seed) + " (default: matrix order)").c_str())
+    (k_world_size.name, po::value<int>()->default_value(1),
+     ("data-parallel training of whole models (docs/scale.md): N processes, each a training step on its own batch "
+      "of --batch-sizes (the batch per rank), gradients all-reduced after backward; started here with the cores "
+      "split between them, or, under srun or torchrun, this process is one of them; rank 0 writes --out; "
+      + range_text(k_world_size)).c_str())
     ("no-profiles", "skip the profile of each cell's operators after the timings")
     ("no-peaks", "skip measuring the device's peak FLOP/s and memory bandwidth after the cells (a few seconds)")
     ("shard", po::value<std::string>(), "measure only shard i of n of the matrix (\"i/n\"), the shards balanced by "

@@ -35,6 +35,9 @@ int parse_rounds(const boost::program_options::variables_map& values);
 // --seed or --order-seed (`name`) within 0 .. 2^32-1; nullopt when not given.
 std::optional<uint32_t> parse_seed(const boost::program_options::variables_map& values, const std::string& name);
 
+// --world-size within its range (1 to 2^20).
+int parse_world_size(const boost::program_options::variables_map& values);
+
 // --threads within its documented range: 0 (torch's default) to this machine's logical cores.
 int parse_threads(const boost::program_options::variables_map& values);
 

@@ -3,6 +3,7 @@
 
 #if LAYERBENCH_WITH_TORCH
 
+#include "bench/checkpoint.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/time.hpp"
@@ -59,6 +60,16 @@ void check_target(const std::filesystem::path& out)
     throw Error(out.string() + ": " + probe.error());
   }
   std::filesystem::remove(probe_path);
+}
+
+void check_output(const std::filesystem::path& out, bench::Resume resume)
+{
+  check_target(out);
+  const auto checkpoint = bench::checkpoint_path(out);
+  if (resume == bench::Resume::no && std::filesystem::exists(checkpoint)) {
+    throw Error(checkpoint.string() + ": an interrupted run left its checkpoint here; continue it with --resume, "
+                "or delete the file to start afresh");
+  }
 }
 
 RunLock::RunLock(const std::filesystem::path& out) : m_path(out.string() + ".lock")

@@ -6,6 +6,8 @@
 
 #if LAYERBENCH_WITH_TORCH
 
+#include "bench/runner.hpp"
+
 #include <boost/program_options.hpp>
 #include <filesystem>
 #include <string>
@@ -21,6 +23,10 @@ void check_directory(const std::filesystem::path& out);
 // Throws Error when OUT is a link, already exists, or its folder cannot be written: found now rather
 // than after minutes of measuring.
 void check_target(const std::filesystem::path& out);
+
+// check_target, and with Resume::no an Error where an interrupted run left its checkpoint: fails
+// before anything is measured if the result could not be written.
+void check_output(const std::filesystem::path& out, bench::Resume resume);
 
 // Held for the whole run, so that a second run on the same OUT is refused at once, before it measures
 // anything or touches the checkpoint. Unlike util::FileLock it never waits: waiting would only measure

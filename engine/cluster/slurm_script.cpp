@@ -44,13 +44,20 @@ void directive(std::ostringstream& script, const std::string& option, const std:
   script << "#SBATCH --" << option << "=" << directive_value(value) << "\n";
 }
 
-void header(std::ostringstream& script, const SlurmJob& job, const std::string& name, const std::string& log)
+enum class Tasks { one, ranks };
+
+void header(std::ostringstream& script, const SlurmJob& job, const std::string& name, const std::string& log, Tasks tasks)
 {
   script << "#!/bin/bash\n";
   directive(script, "job-name", name);
   directive(script, "output", literal_percent(job.out_dir) + "/logs/" + log);
-  script << "#SBATCH --open-mode=append\n"
-         << "#SBATCH --ntasks=1\n";
+  script << "#SBATCH --open-mode=append\n";
+  if (tasks == Tasks::ranks && world_size(job) > 1) {
+    script << "#SBATCH --nodes=" << job.nodes << "\n"
+           << "#SBATCH --ntasks-per-node=" << job.tasks_per_node << "\n";
+  } else {
+    script << "#SBATCH --ntasks=1\n";
+  }
   if (!job.work_dir.empty()) {
     directive(script, "chdir", job.work_dir);
   }
@@ -93,6 +100,17 @@ void refuse_control_characters(const std::string& what, const std::string& value
               + "; a job script takes one line per option");
 }
 
+// A data-parallel task's ranks are one job step: srun starts them on the task's nodes, sets the
+// variables the rendezvous reads (SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, SLURM_STEP_NODELIST), and
+// ends them all when one fails instead of leaving the others to their timeout.
+std::string launch(const SlurmJob& job)
+{
+  if (world_size(job) == 1) {
+    return "";
+  }
+  return "srun --kill-on-bad-exit=1 ";
+}
+
 } // namespace
 
 void check_job(const SlurmJob& job)
@@ -125,14 +143,14 @@ std::string array_script(const SlurmJob& job)
 {
   check_job(job);
   std::ostringstream script;
-  header(script, job, job.job_name + "-shards", "shard-%a.log");
+  header(script, job, job.job_name + "-shards", "shard-%a.log", Tasks::ranks);
   script << "#SBATCH --array=0-" << job.shards - 1;
   if (job.max_running) {
     script << "%" << *job.max_running;
   }
   script << "\n";
   if (job.gpu == Gpu::one) {
-    script << "#SBATCH --gres=gpu:1\n";
+    script << "#SBATCH --gres=gpu:" << job.tasks_per_node << "\n";
   }
   // A preempted or requeued task starts again from the top and picks up its checkpoint.
   script << "#SBATCH --requeue\n";
@@ -152,7 +170,7 @@ std::string array_script(const SlurmJob& job)
          << "  resume=--resume\n"
          << "fi\n"
          // exec, so that Slurm's SIGTERM on requeue or preemption reaches run, which saves its checkpoint.
-         << "exec " << util::shell_quote(job.layerbench) << " run" << joined(job.run_arguments) << " --shard \"$shard/"
+         << "exec " << launch(job) << util::shell_quote(job.layerbench) << " run" << joined(job.run_arguments) << " --shard \"$shard/"
          << job.shards << "\" --out \"$out\" $resume\n";
   return script.str();
 }
@@ -161,7 +179,7 @@ std::string merge_script(const SlurmJob& job)
 {
   check_job(job);
   std::ostringstream script;
-  header(script, job, job.job_name + "-merge", "merge.log");
+  header(script, job, job.job_name + "-merge", "merge.log", Tasks::one);
   const auto dir = util::shell_quote(job.out_dir);
   const auto binary = util::shell_quote(job.layerbench);
   script << "set -euo pipefail\n"

@@ -109,6 +109,9 @@ const std::vector<Column>& columns_after_axes()
     {"round_max_median_ms", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.max_median_ms)); }); }},
     {"ci95_low_ms", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.ci95_low_ms)); }); }},
     {"ci95_high_ms", [](const Row& r) { return spread_field(r, [](const RoundSpread& s) { return number(std::optional(s.ci95_high_ms)); }); }},
+    // 1.6.0: a data-parallel training step; batch_size is then per rank.
+    {"world_size", [](const Row& r) { return r.cell.data_parallel ? std::to_string(r.cell.data_parallel->world_size) : std::string(); }},
+    {"all_reduce_median_ms", [](const Row& r) { return r.cell.data_parallel ? number(std::optional(r.cell.data_parallel->all_reduce_median_ms)) : std::string(); }},
   };
   return table;
 }

@@ -61,7 +61,18 @@ std::string to_string(CellStatus status) { return status == CellStatus::ok ? "ok
 
 std::string to_string(LayerMode mode) { return mode == LayerMode::eval ? "eval" : "train"; }
 
-std::string to_string(LayerKind kind) { return kind == LayerKind::layer ? "layer" : "model"; }
+std::string to_string(LayerKind kind)
+{
+  switch (kind) {
+  case LayerKind::layer:
+    return "layer";
+  case LayerKind::model:
+    return "model";
+  case LayerKind::model_layer:
+    return "model_layer";
+  }
+  return "layer";
+}
 
 std::string to_string(const SchemaVersion& version)
 {

@@ -39,7 +39,10 @@ struct SchemaVersion
 // (the busy-machine check) and provenance.forced (why publish was told to take a run it refuses).
 // 1.5.0 added layers[].{kind, contains, train_step}: whole models beside the layers (issue 25), the
 // compiled value torch_compile and results[].runtime (the Python worker that measured such a cell).
-inline constexpr SchemaVersion k_schema_version{1, 5, 0};
+// 1.6.0 added the layer kind model_layer and layers[].part_of (a model's layer measured at the model's own
+// shapes, for its layer sum: issue 25, docs/models.md "The layer sum") and results[].data_parallel (a whole
+// model's training step over several ranks: issue 27).
+inline constexpr SchemaVersion k_schema_version{1, 6, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -212,8 +215,9 @@ struct Methodology
 };
 
 // What a catalog entry is (1.5.0): one layer of the reference table, or a whole model (ResNet-50, BERT)
-// measured beside them. Files before 1.5.0 hold layers only.
-enum class LayerKind { layer, model };
+// measured beside them; from 1.6.0 also one of a model's layers at the model's own shapes (its layer
+// sum). Files before 1.5.0 hold layers only.
+enum class LayerKind { layer, model, model_layer };
 
 // One distinct layer configuration inside a whole model, with how many times the model runs it per
 // forward (1.5.0): the model's inventory, from which its FLOPs are summed and its layer sum is measured.
@@ -224,6 +228,15 @@ struct LayerUse
   int count = 0;
   double matmul_flops_per_sample = 0;
   double elementwise_flops_per_sample = 0;
+};
+
+// Which use of which model a model_layer is (1.6.0): layers[].contains[use] of the model named `model`,
+// which runs it `count` times per forward.
+struct ModelPart
+{
+  std::string model; // "ResNet50"
+  int use = 0;       // index into the model's contains
+  int count = 0;
 };
 
 struct Layer
@@ -249,6 +262,7 @@ struct Layer
   LayerKind kind = LayerKind::layer; // 1.5.0
   std::vector<LayerUse> contains;    // whole models: their layers, 1.5.0
   std::string train_step;            // whole models: what a train corner's step runs, in words, 1.5.0
+  std::optional<ModelPart> part_of;  // model_layer only, 1.6.0
 };
 
 struct Stats // milliseconds per forward pass of one batch
@@ -359,6 +373,24 @@ struct WorkerRuntime
   std::optional<double> compile_seconds; // absent where the cell was skipped before it compiled
 };
 
+// A whole model's training step run by world_size processes, each on its own batch of the cell's
+// batch_size (1.6.0, issue 27): batch_size is the batch per rank, as DistributedDataParallel counts
+// it, so one step trains world_size x batch_size samples and throughput_samples_per_s counts all of
+// them (world_size x batch_size / median). Gradients are averaged over the ranks in buckets after
+// backward, each step's all-reduce timed apart (bench/detail/ddp/gradient_reducer.hpp).
+struct DataParallel
+{
+  int world_size = 1;
+  std::string backend;                // c10d's: "gloo" on the CPU, "nccl" on CUDA
+  int64_t bucket_cap_bytes = 0;       // DDP's bucket_cap_mb, in bytes (the first bucket's cap is smaller)
+  std::vector<int64_t> bucket_bytes;  // each bucket's gradients, in the order they are all-reduced
+  // The all-reduce of one step (rank 0's clock, from packing the first bucket to unpacking the last),
+  // over the timed steps; with rounds, the median of the rounds' medians.
+  double all_reduce_median_ms = 0;
+  double all_reduce_p25_ms = 0;
+  double all_reduce_p75_ms = 0;
+};
+
 // A cell as one round of a multi-round run measured it (1.4.0).
 struct RoundCell
 {
@@ -403,6 +435,7 @@ struct Cell
   std::optional<TrainTimes> train; // mode train only
   std::optional<AotiRecord> aoti;  // compiled=aot_inductor only
   std::optional<WorkerRuntime> runtime; // compiled=torch_compile only (1.5.0)
+  std::optional<DataParallel> data_parallel; // whole models' train cells over several ranks (1.6.0)
   // Multi-round runs (1.4.0): every round's measurement of the cell, and their spread. `stats` then
   // holds the median of the round medians (and the pooled quartiles); the other fields are the first
   // round's that measured it.

@@ -27,18 +27,7 @@ std::string to_string(Change change)
   return "missing";
 }
 
-namespace {
-
-struct Spread
-{
-  double low = 0;
-  double high = 0;
-  double noise = 0;
-};
-
-// The interval a cell's median is compared by: its bootstrap 95% interval when measured in rounds,
-// else its interquartile interval (a point for a median without quartiles).
-Spread spread(const Cell& cell, const Stats& stats)
+MedianInterval median_interval(const Cell& cell, const Stats& stats)
 {
   if (cell.round_spread) {
     return {cell.round_spread->ci95_low_ms, cell.round_spread->ci95_high_ms, 0};
@@ -48,6 +37,8 @@ Spread spread(const Cell& cell, const Stats& stats)
   }
   return {*stats.p25_ms, *stats.p75_ms, (*stats.p75_ms - *stats.p25_ms) / stats.median_ms};
 }
+
+namespace {
 
 const Stats* timed(const Cell* cell)
 {
@@ -79,8 +70,8 @@ CellChange compare(const Cell& key, const Cell* a, const Cell* b, double thresho
   const double ratio = sb->median_ms / sa->median_ms;
   change.ratio = ratio;
   change.figures = std::min(supported_figures(da, *a), supported_figures(db, *b));
-  const auto x = spread(*a, *sa);
-  const auto y = spread(*b, *sb);
+  const auto x = median_interval(*a, *sa);
+  const auto y = median_interval(*b, *sb);
   change.ratio_low = y.low / x.high;
   change.ratio_high = y.high / x.low;
   change.rounds = a->round_spread && b->round_spread;

@@ -24,6 +24,17 @@
 
 namespace layerbench::dataset {
 
+// The interval a cell's median is compared by: its bootstrap 95% interval when measured in rounds,
+// else its interquartile interval (a point for a median without quartiles); noise is the latter's
+// width over the median (0 for the others).
+struct MedianInterval
+{
+  double low = 0;
+  double high = 0;
+  double noise = 0;
+};
+MedianInterval median_interval(const Cell& cell, const Stats& stats);
+
 enum class Change { faster, slower, unchanged, missing };
 std::string to_string(Change change);
 

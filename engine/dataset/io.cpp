@@ -193,6 +193,13 @@ OrderedJson to_json(const Layer& layer)
     }
     put_text(json, "train_step", layer.train_step);
   }
+  // A model's layer (1.6.0) says which use of which model it is.
+  if (layer.kind == LayerKind::model_layer) {
+    json["kind"] = to_string(layer.kind);
+  }
+  if (layer.part_of) {
+    json["part_of"] = OrderedJson{{"model", layer.part_of->model}, {"use", layer.part_of->use}, {"count", layer.part_of->count}};
+  }
   return json;
 }
 
@@ -349,6 +356,16 @@ OrderedJson to_json(const Cell& cell)
   }
   if (cell.aoti) {
     json["aoti"] = {{"compile_seconds", cell.aoti->compile_seconds}, {"cached", cell.aoti->cached}};
+  }
+  if (cell.data_parallel) {
+    const auto& d = *cell.data_parallel;
+    json["data_parallel"] = {{"world_size", d.world_size},
+                             {"backend", d.backend},
+                             {"bucket_cap_bytes", d.bucket_cap_bytes},
+                             {"bucket_bytes", d.bucket_bytes},
+                             {"all_reduce_median_ms", d.all_reduce_median_ms},
+                             {"all_reduce_p25_ms", d.all_reduce_p25_ms},
+                             {"all_reduce_p75_ms", d.all_reduce_p75_ms}};
   }
   if (!cell.rounds.empty()) {
     json["rounds"] = OrderedJson::array();
@@ -636,7 +653,9 @@ Layer parse_layer(Reader reader)
   layer.bytes_per_sample = reader.optional<double>("bytes_per_sample", &Reader::number);
   layer.bytes_formula = reader.optional_text("bytes_formula");
   if (reader.has("kind")) {
-    layer.kind = parse_enum<LayerKind>(reader, "kind", {{"layer", LayerKind::layer}, {"model", LayerKind::model}});
+    layer.kind = parse_enum<LayerKind>(reader, "kind", {{"layer", LayerKind::layer},
+                                                        {"model", LayerKind::model},
+                                                        {"model_layer", LayerKind::model_layer}});
   } else {
     reader.allow_null("kind");
   }
@@ -650,6 +669,13 @@ Layer parse_layer(Reader reader)
     return use;
   });
   layer.train_step = reader.optional_text("train_step");
+  if (reader.has("part_of")) {
+    auto part = reader.object("part_of");
+    layer.part_of = ModelPart{part.text("model"), part.small_integer("use"), part.small_integer("count")};
+    part.done();
+  } else {
+    reader.allow_null("part_of");
+  }
   reader.done();
   return layer;
 }
@@ -826,6 +852,18 @@ Cell parse_cell(Reader reader)
     record.torch = runtime.text("torch");
     record.compile_seconds = runtime.optional<double>("compile_seconds", &Reader::number);
     runtime.done();
+    return record;
+  });
+  cell.data_parallel = optional_object<DataParallel>(reader, "data_parallel", [](Reader ranks) {
+    DataParallel record;
+    record.world_size = ranks.small_integer("world_size");
+    record.backend = ranks.text("backend");
+    record.bucket_cap_bytes = ranks.integer("bucket_cap_bytes");
+    record.bucket_bytes = integer_list<int64_t>(ranks, "bucket_bytes");
+    record.all_reduce_median_ms = ranks.number("all_reduce_median_ms");
+    record.all_reduce_p25_ms = ranks.number("all_reduce_p25_ms");
+    record.all_reduce_p75_ms = ranks.number("all_reduce_p75_ms");
+    ranks.done();
     return record;
   });
   cell.rounds = parse_list<RoundCell>(reader, "rounds", [](Reader& round) {

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -236,15 +237,18 @@ inline std::vector<std::string> text_list(Reader& reader, const std::string& key
   return result;
 }
 
-inline std::vector<int> integer_list(Reader& reader, const std::string& key)
+// Positive integers that fit T: batch sizes (int), byte counts (int64_t).
+template<typename T = int>
+std::vector<T> integer_list(Reader& reader, const std::string& key)
 {
-  std::vector<int> result;
+  std::vector<T> result;
   const auto& array = reader.array(key);
   for (size_t i = 0; i < array.size(); ++i) {
-    if (!array[i].is_number_integer() || array[i].get<int64_t>() < 1 || array[i].get<int64_t>() > INT32_MAX) {
+    if (!array[i].is_number_integer() || array[i].get<int64_t>() < 1
+        || array[i].get<int64_t>() > static_cast<int64_t>(std::numeric_limits<T>::max())) {
       reader.fail(reader.at(key) + "/" + std::to_string(i), "expected a positive integer");
     }
-    result.push_back(array[i].get<int>());
+    result.push_back(array[i].get<T>());
   }
   return result;
 }

@@ -109,6 +109,27 @@ void combine_train(Cell& out, const std::vector<const Cell*>& finished)
   }
 }
 
+// The all-reduce's figures as the stats' are combined: the median of the rounds' medians, and of their
+// quartiles, which keeps p25 <= median <= p75. The buckets are the same in every round.
+void combine_all_reduce(Cell& out, const std::vector<const Cell*>& finished)
+{
+  std::vector<double> medians;
+  std::vector<double> p25s;
+  std::vector<double> p75s;
+  for (const auto* cell : finished) {
+    if (!cell->data_parallel) {
+      return;
+    }
+    medians.push_back(cell->data_parallel->all_reduce_median_ms);
+    p25s.push_back(cell->data_parallel->all_reduce_p25_ms);
+    p75s.push_back(cell->data_parallel->all_reduce_p75_ms);
+  }
+  auto& record = *out.data_parallel;
+  record.all_reduce_median_ms = util::median(medians);
+  record.all_reduce_p25_ms = util::median(p25s);
+  record.all_reduce_p75_ms = util::median(p75s);
+}
+
 // The cell of every round combined; `base` is the first finished round's copy.
 Cell combine_cell(const Cell& base, const std::vector<RoundResult>& rounds, const std::vector<std::vector<int>>& position,
                   size_t matrix_index, uint32_t bootstrap_seed)
@@ -159,6 +180,9 @@ Cell combine_cell(const Cell& base, const std::vector<RoundResult>& rounds, cons
   }
   if (out.train) {
     combine_train(out, finished);
+  }
+  if (out.data_parallel) {
+    combine_all_reduce(out, finished);
   }
   return out;
 }

@@ -199,6 +199,37 @@ void check_kind(const Dataset& dataset, Checker& checker)
   }
 }
 
+// A model's layer (1.6.0) names its use; where the dataset holds that model, the use must be there
+// with the same configuration and count, so that its time can only be summed into the model it came from.
+void check_part_of(const Dataset& dataset, const Layer& layer, const std::string& pointer, Checker& checker)
+{
+  if ((layer.kind == LayerKind::model_layer) != layer.part_of.has_value()) {
+    checker.add(pointer + "/part_of", "a layer has part_of exactly where its kind is model_layer");
+    return;
+  }
+  if (!layer.part_of) {
+    return;
+  }
+  const auto& part = *layer.part_of;
+  checker.at_least(pointer + "/part_of/use", part.use, 0, 1e9);
+  checker.at_least(pointer + "/part_of/count", part.count, 1, 1e9);
+  const Layer* model = find_layer(dataset, part.model);
+  if (!model) {
+    return;
+  }
+  if (part.use < 0 || static_cast<size_t>(part.use) >= model->contains.size()) {
+    checker.add(pointer + "/part_of/use", "model \"" + part.model + "\" has no use " + std::to_string(part.use) + " (it has "
+                                            + std::to_string(model->contains.size()) + ")");
+    return;
+  }
+  const auto& use = model->contains[static_cast<size_t>(part.use)];
+  if (use.config != layer.config || use.count != part.count) {
+    checker.add(pointer + "/part_of", "\"" + layer.config + "\" x" + std::to_string(part.count) + " is not use "
+                                        + std::to_string(part.use) + " of \"" + part.model + "\" (\"" + use.config + "\" x"
+                                        + std::to_string(use.count) + ")");
+  }
+}
+
 void check_layers(const Dataset& dataset, Checker& checker)
 {
   std::set<std::string> names;
@@ -217,6 +248,7 @@ void check_layers(const Dataset& dataset, Checker& checker)
     checker.at_least(pointer + "/matmul_flops_per_sample", layer.matmul_flops_per_sample, 0, k_max_flops);
     checker.at_least(pointer + "/bytes_fixed", layer.bytes_fixed, 0, k_max_flops);
     checker.at_least(pointer + "/bytes_per_sample", layer.bytes_per_sample, 0, k_max_flops);
+    check_part_of(dataset, layer, pointer, checker);
   }
 }
 
@@ -311,6 +343,29 @@ void check_cuda(const CudaCell& cuda, const std::string& pointer, Checker& check
   checker.at_least(pointer + "/clocks/kept_below_threshold", clocks.kept_below_threshold, 0, 1e9);
 }
 
+// A data-parallel step (1.6.0): a training step of two ranks or more, its all-reduce's quartiles in order.
+void check_data_parallel(const Cell& cell, const std::string& pointer, Checker& checker)
+{
+  const auto& d = *cell.data_parallel;
+  if (cell.axes[k_mode] != GradMode::train) {
+    checker.add(pointer, "only a training step is run data-parallel");
+  }
+  checker.at_least(pointer + "/world_size", as_double(std::optional<int>(d.world_size)), 2, 1 << 20);
+  if (d.backend.empty()) {
+    checker.add(pointer + "/backend", "names the c10d backend (gloo, nccl)");
+  }
+  checker.at_least(pointer + "/bucket_cap_bytes", as_double(std::optional<int64_t>(d.bucket_cap_bytes)), 1, double(k_max_bytes));
+  if (d.bucket_bytes.empty()) {
+    checker.add(pointer + "/bucket_bytes", "a step all-reduces one bucket or more");
+  }
+  checker.time(pointer + "/all_reduce_median_ms", d.all_reduce_median_ms);
+  checker.time(pointer + "/all_reduce_p25_ms", d.all_reduce_p25_ms);
+  checker.time(pointer + "/all_reduce_p75_ms", d.all_reduce_p75_ms);
+  if (!(d.all_reduce_p25_ms <= d.all_reduce_median_ms && d.all_reduce_median_ms <= d.all_reduce_p75_ms)) {
+    checker.add(pointer + "/all_reduce_median_ms", "not between all_reduce_p25_ms and all_reduce_p75_ms");
+  }
+}
+
 void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
 {
   if (cell.batch_size < 1) {
@@ -351,6 +406,9 @@ void check_cell(const Cell& cell, const std::string& pointer, Checker& checker)
     if (cell.axes[dataset::k_compiled] != Compiled::torch_compile) {
       checker.add(pointer + "/runtime", "a Python worker's runtime on a cell that is not compiled=torch_compile");
     }
+  }
+  if (cell.data_parallel) {
+    check_data_parallel(cell, pointer + "/data_parallel", checker);
   }
   checker.at_least(pointer + "/page_faults_per_iteration", cell.page_faults_per_iteration, 0, 1e12);
   check_profile(cell, pointer, checker);

@@ -193,15 +193,14 @@ InconsistencyFile shown_file(const dataset::InconsistencyFile& file)
   return shown;
 }
 
-bool is_model(const dataset::Layer& layer) { return layer.kind == dataset::LayerKind::model; }
-
-// The entry with only the layers (and their cells) whose kind is `kind`.
-SiteDataset keep_kind(const SiteDataset& entry, dataset::LayerKind kind)
+// The entry with only the layers (and their cells) whose kind is one of `kinds`.
+SiteDataset keep_kind(const SiteDataset& entry, std::set<dataset::LayerKind> kinds)
 {
   SiteDataset kept = entry;
   auto& data = kept.data;
   std::set<std::string> names;
-  data.layers.erase(std::remove_if(data.layers.begin(), data.layers.end(), [kind](const auto& layer) { return layer.kind != kind; }),
+  data.layers.erase(std::remove_if(data.layers.begin(), data.layers.end(),
+                                   [&kinds](const auto& layer) { return kinds.count(layer.kind) == 0; }),
                     data.layers.end());
   for (const auto& layer : data.layers) {
     names.insert(layer.name);
@@ -223,15 +222,22 @@ void split_models(std::vector<SiteDataset> loaded, SiteData& site)
 {
   for (auto& entry : loaded) {
     const auto& layers = entry.data.layers;
-    const bool has_models = std::any_of(layers.begin(), layers.end(), is_model);
-    if (!has_models) {
+    const auto has = [&layers](dataset::LayerKind kind) {
+      return std::any_of(layers.begin(), layers.end(), [kind](const auto& layer) { return layer.kind == kind; });
+    };
+    if (!has(dataset::LayerKind::model) && !has(dataset::LayerKind::model_layer)) {
       site.datasets.push_back(std::move(entry));
       continue;
     }
-    if (!std::all_of(layers.begin(), layers.end(), is_model)) {
-      site.datasets.push_back(keep_kind(entry, dataset::LayerKind::layer));
+    if (has(dataset::LayerKind::layer)) {
+      site.datasets.push_back(keep_kind(entry, {dataset::LayerKind::layer}));
     }
-    site.models.push_back(keep_kind(entry, dataset::LayerKind::model));
+    if (has(dataset::LayerKind::model_layer)) {
+      site.layer_sums.push_back(keep_kind(entry, {dataset::LayerKind::model, dataset::LayerKind::model_layer}));
+    }
+    if (has(dataset::LayerKind::model)) {
+      site.models.push_back(keep_kind(entry, {dataset::LayerKind::model}));
+    }
   }
 }
 
@@ -241,7 +247,7 @@ std::vector<const SiteDataset*> dataset_files(const SiteData& site)
 {
   std::vector<const SiteDataset*> every;
   std::set<std::string> slugs;
-  for (const auto* group : {&site.datasets, &site.models}) {
+  for (const auto* group : {&site.datasets, &site.models, &site.layer_sums}) {
     for (const auto& entry : *group) {
       if (slugs.insert(entry.slug).second) {
         every.push_back(&entry);

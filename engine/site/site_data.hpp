@@ -53,6 +53,9 @@ struct SiteData
   // are split off at load into `models`, and a dataset of models alone is not in `datasets` at all.
   std::vector<SiteDataset> datasets; // catalog order, then the extra datasets
   std::vector<SiteDataset> models;   // the same order: each dataset's models, for the models pages
+  // Each dataset that measured a model's layers at its shapes (layers of kind model_layer): its models
+  // and those layers, with their cells, for the model pages' comparison with the sum of its layers.
+  std::vector<SiteDataset> layer_sums;
   size_t featured = 0;               // index into datasets
   std::vector<InconsistencyFile> inconsistencies;
   std::vector<dataset::Parity> validations; // data/validation/*.json

@@ -36,20 +36,7 @@ std::string sample_unit(const dataset::Layer& model)
   return dims == 2 ? "sequences/s" : "samples/s";
 }
 
-// "inference fp32", "train bf16", "inference fp32 aot_inductor": the mode and precision always, any
-// other axis where it is not the reference value, so a compiled value shows whatever it is called.
-std::string setting_label(const Axes& axes)
-{
-  const std::string mode = dataset::to_string(axes[dataset::k_mode]);
-  std::string text = mode == "inference_mode" ? "inference" : mode;
-  for (const auto& axis : dataset::axis_table()) {
-    const std::string value = dataset::axis_value(axes, axis.name);
-    if (axis.name == "precision" || (axis.name != "mode" && value != axis.values.front())) {
-      text += " " + value;
-    }
-  }
-  return text;
-}
+std::string setting_label(const Axes& axes) { return model_setting_label(axes); }
 
 bool is_train(const Axes& axes) { return axes[dataset::k_mode] == dataset::GradMode::train; }
 
@@ -346,6 +333,21 @@ Data describe(const dataset::Layer& model)
 
 } // namespace
 
+// The mode and precision always, any other axis where it is not the reference value, so a compiled
+// value shows whatever it is called ("inference fp32 aot_inductor").
+std::string model_setting_label(const Axes& axes)
+{
+  const std::string mode = dataset::to_string(axes[dataset::k_mode]);
+  std::string text = mode == "inference_mode" ? "inference" : mode;
+  for (const auto& axis : dataset::axis_table()) {
+    const std::string value = dataset::axis_value(axes, axis.name);
+    if (axis.name == "precision" || (axis.name != "mode" && value != axis.values.front())) {
+      text += " " + value;
+    }
+  }
+  return text;
+}
+
 std::string model_path(const std::string& model) { return "models/" + model + ".html"; }
 
 std::vector<std::string> model_names(const SiteData& site)
@@ -382,6 +384,11 @@ PageSpec model_page(const SiteData& site, const std::string& name, Data base)
   base.set("inventory", inventory(defined));
   const auto with_step = std::find_if(defined.begin(), defined.end(), [](const auto* layer) { return !layer->train_step.empty(); });
   base.set("train_step", with_step == defined.end() ? Data(false) : Data((*with_step)->train_step));
+  // The template closes this section with an empty inverted one on the same line: the mustache library
+  // prints the line after a false section, and the committed site has no such blank line.
+  Data sums = layer_sum_blocks(site, name);
+  base.set("has_layer_sums", Data(!sums.is_empty_list()));
+  base.set("layer_sums", sums);
   return {"model", model_path(name), std::move(base), ""};
 }
 

@@ -43,6 +43,11 @@ std::string model_path(const std::string& model); // "models/ResNet50.html"
 std::vector<std::string> model_names(const SiteData& site);
 PageSpec models_page(const SiteData& site, Data base);
 PageSpec model_page(const SiteData& site, const std::string& name, Data base);
+// "inference fp32", "train bf16": a model cell's setting as the model pages name it.
+std::string model_setting_label(const dataset::Axes& axes);
+// The model against the sum of its layers, one block per layer-sum dataset that measured it (an empty
+// list when none did; site/view_layer_sum.cpp).
+Data layer_sum_blocks(const SiteData& site, const std::string& model);
 
 // The version history (issue 26): one machine's datasets of layers across torch releases, oldest first;
 // a series exists where two releases or more were measured on the same device with the same threads.

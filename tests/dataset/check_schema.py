@@ -118,6 +118,14 @@ def put(value, *path):
     return apply
 
 
+def model_layer(part_of):
+    """layers[0] made a model's layer (schema 1.6.0) that is `part_of` a model the file does not hold."""
+    def apply(d):
+        d["layers"][0]["kind"] = "model_layer"
+        d["layers"][0]["part_of"] = part_of
+    return apply
+
+
 PEAK = {"precision": "fp32", "operation": "a product", "flop": 2e9, "median_ms": 20.0, "flop_per_s": 1e11}
 
 # Each case: a name and a change to the valid base dataset that both checkers must reject. The base
@@ -135,6 +143,14 @@ CASES = [
     ("negative memory", put(-1, "results", 0, "peak_memory_bytes")),
     ("huge memory", put(2 ** 62, "results", 0, "peak_memory_bytes")),
     ("time unit changed", put("s", "units", "time")),
+    ("data-parallel world of one", put({"world_size": 1, "backend": "gloo", "bucket_cap_bytes": 26214400,
+                                        "bucket_bytes": [1048576], "all_reduce_median_ms": 2.0,
+                                        "all_reduce_p25_ms": 1.5, "all_reduce_p75_ms": 3.0},
+                                       "results", 0, "data_parallel")),
+    ("data-parallel bucket of no bytes", put({"world_size": 2, "backend": "gloo", "bucket_cap_bytes": 26214400,
+                                              "bucket_bytes": [0], "all_reduce_median_ms": 2.0,
+                                              "all_reduce_p25_ms": 1.5, "all_reduce_p75_ms": 3.0},
+                                             "results", 0, "data_parallel")),
     ("schema version too new", put("2.0.0", "schema_version")),
     ("schema version minor too new", put("1.9.0", "schema_version")),
     ("schema version too old", put("0.9.0", "schema_version")),
@@ -177,6 +193,11 @@ CASES = [
     ("aoti compile seconds negative", put({"compile_seconds": -1.0, "cached": False}, "results", 0, "aoti")),
     ("aoti without cached", put({"compile_seconds": 40.0}, "results", 0, "aoti")),
     ("aoti cached not a boolean", put({"compile_seconds": 40.0, "cached": "yes"}, "results", 0, "aoti")),
+    ("layer kind not in the enum", put("part", "layers", 0, "kind")),
+    ("part_of without count", model_layer({"model": "ResNet50", "use": 0})),
+    ("part_of use negative", model_layer({"model": "ResNet50", "use": -1, "count": 1})),
+    ("part_of count zero", model_layer({"model": "ResNet50", "use": 0, "count": 0})),
+    ("part_of on a layer", put({"model": "ResNet50", "use": 0, "count": 1}, "layers", 0, "part_of")),
 ]
 
 

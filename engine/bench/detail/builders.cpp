@@ -4,6 +4,7 @@
 #include "bench/catalog_shapes.hpp"
 #include "bench/detail/attention.hpp"
 #include "bench/detail/models/instances.hpp"
+#include "bench/detail/models/uses.hpp"
 #include "bench/models/entries.hpp"
 
 #include "util/error.hpp"
@@ -165,7 +166,8 @@ const std::map<std::string, Builder>& layer_builders()
 
 bool has_builder(const LayerSpec& spec)
 {
-  return layer_builders().count(spec.name) > 0 || models::resnet_options(spec.name) || models::bert_config(spec.name);
+  return layer_builders().count(spec.name) > 0 || models::resnet_options(spec.name) || models::bert_config(spec.name)
+         || spec.part_of;
 }
 
 Instance instantiate(const LayerSpec& spec, int64_t batch_size, torch::Device device)
@@ -179,6 +181,12 @@ Instance instantiate(const LayerSpec& spec, int64_t batch_size, torch::Device de
   }
   if (const auto* config = models::bert_config(spec.name)) {
     return models::bert_instance(*config, batch_size, device);
+  }
+  if (spec.part_of) { // a layer of a model's layer sum, at the model's shapes
+    const auto uses = models::model_uses(spec.part_of->model);
+    if (spec.part_of->use >= 0 && static_cast<size_t>(spec.part_of->use) < uses.size()) {
+      return models::build_use(uses[spec.part_of->use].shape, batch_size, device);
+    }
   }
   throw Error("'" + spec.name + "' has no LibTorch builder (bench/detail/builders.cpp)");
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/detail/cell_body.hpp"
 
+#include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/corner.hpp"
 #include "bench/detail/torch_device.hpp"
 #include "util/error.hpp"
@@ -101,7 +102,13 @@ void CellBody::train_model(dataset::Precision precision, c10::DeviceType device_
   if (precision == dataset::Precision::fp16) {
     m_scaler.emplace();
   }
-  body = [this, autocast = autocast_dtype(precision), device_type] {
+  // In a data-parallel run every rank starts from rank 0's weights and averages its gradients with the
+  // others' after backward, inside the timed step, as DistributedDataParallel does (docs/scale.md).
+  auto* ranks = ddp::current_run();
+  if (ranks != nullptr) {
+    ranks->start_cell(*m_instance.module, m_instance.training->parameters);
+  }
+  body = [this, ranks, autocast = autocast_dtype(precision), device_type] {
     const auto& training = *m_instance.training;
     training.zero_grad();
     torch::Tensor loss;
@@ -114,9 +121,15 @@ void CellBody::train_model(dataset::Precision precision, c10::DeviceType device_
     }
     if (m_scaler) {
       m_scaler->scale(loss).backward();
-      m_scaler->step_and_update(training.parameters, training.step);
     } else {
       loss.backward();
+    }
+    if (ranks != nullptr) {
+      ranks->reduce_gradients();
+    }
+    if (m_scaler) {
+      m_scaler->step_and_update(training.parameters, training.step);
+    } else {
       training.step();
     }
   };

@@ -2,6 +2,7 @@
 #include "bench/detail/sampling.hpp"
 
 #include "bench/cpu_memory.hpp"
+#include "bench/detail/lockstep.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,20 +20,27 @@ namespace {
 // nvbench's --throttle-recovery-delay default: the pause after a dropped sample, for the clock to recover.
 constexpr std::chrono::milliseconds k_throttle_recovery{50};
 
-// False when interrupted.
+// False when interrupted. In a data-parallel cell rank 0 decides when the warm-up ends (lockstep.hpp).
 bool warm_up(DeviceBackend& backend, const std::function<void()>& body, const MeasureSettings& settings,
              const std::atomic<bool>& interrupted)
 {
   const auto warmup_start = Clock::now();
-  for (int i = 0; i < settings.warmup_min_iterations || seconds_since(warmup_start) < settings.warmup_seconds; ++i) {
-    if (interrupted.load()) {
+  for (int i = 0;; ++i) {
+    const bool more = i < settings.warmup_min_iterations || seconds_since(warmup_start) < settings.warmup_seconds;
+    const auto agreed = agree(more ? 1.0 : 0.0, interrupted.load());
+    if (agreed.interrupted) {
       return false;
+    }
+    if (agreed.value == 0.0) {
+      return true;
     }
     body();
     backend.synchronize();
   }
-  return true;
 }
+
+// What a data-parallel cell's ranks agree after each sample block: rank 0's verdict, or that it dropped the block.
+constexpr double k_dropped_block = -1.0;
 
 } // namespace
 
@@ -41,7 +49,7 @@ int64_t calibrate_block(const TimeBlock& time_block, double target)
 {
   int64_t iterations = 1;
   for (;;) {
-    const double elapsed = time_block(iterations).device_seconds;
+    const double elapsed = agree(time_block(iterations).device_seconds, false).value;
     if (elapsed >= target || iterations >= (int64_t{1} << 20)) {
       return iterations;
     }
@@ -67,19 +75,23 @@ std::optional<Sampling> sample(const TimeBlock& time_block,
   Sampling result;
   const int64_t faults_before = minor_page_faults();
   while (result.verdict == Verdict::continue_sampling) {
-    if (interrupted.load()) {
+    if (agree(0.0, interrupted.load()).interrupted) {
       return std::nullopt;
     }
     const auto block = time_block(iterations);
     const auto policy = seconds_since(start) < rule.budget_seconds ? DropPolicy::drop_slow : DropPolicy::keep_all;
-    if (clocks.record(backend.read_clock(), policy) == SampleFate::drop) {
+    const bool drop = clocks.record(backend.read_clock(), policy) == SampleFate::drop;
+    const auto forwards = static_cast<double>(iterations) * forwards_per_iteration;
+    result.device_ms.push_back(block.device_seconds * 1000.0 / forwards);
+    const auto verdict = drop ? k_dropped_block : static_cast<double>(static_cast<int>(decide(rule, result.device_ms, seconds_since(start))));
+    const auto agreed = agree(verdict, false).value;
+    if (agreed == k_dropped_block) {
+      result.device_ms.pop_back();
       std::this_thread::sleep_for(k_throttle_recovery);
       continue;
     }
-    const auto forwards = static_cast<double>(iterations) * forwards_per_iteration;
-    result.device_ms.push_back(block.device_seconds * 1000.0 / forwards);
     result.host_ms.push_back(block.host_seconds * 1000.0 / forwards);
-    result.verdict = decide(rule, result.device_ms, seconds_since(start));
+    result.verdict = static_cast<Verdict>(static_cast<int>(agreed));
   }
   const auto timed_iterations = static_cast<double>(iterations) * static_cast<double>(result.device_ms.size());
   result.page_faults_per_iteration = static_cast<double>(minor_page_faults() - faults_before) / timed_iterations;

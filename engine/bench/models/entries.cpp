@@ -3,6 +3,8 @@
 
 #include "bench/models/inventory.hpp"
 
+#include "util/error.hpp"
+
 #include <variant>
 
 namespace layerbench::bench::models {
@@ -114,5 +116,16 @@ std::vector<LayerSpec> model_entries()
 const ResNetOptions* resnet_options(const std::string& name) { return architecture_of<ResNetOptions>(name); }
 
 const BertConfig* bert_config(const std::string& name) { return architecture_of<BertConfig>(name); }
+
+std::vector<ModelUse> model_uses(const std::string& model)
+{
+  if (const auto* options = resnet_options(model)) {
+    return resnet_uses(*options, k_image_size);
+  }
+  if (const auto* config = bert_config(model)) {
+    return bert_uses(*config, k_sequence_length);
+  }
+  throw Error("no model named '" + model + "' has an inventory");
+}
 
 } // namespace layerbench::bench::models

@@ -15,6 +15,7 @@
 
 #include "bench/catalog.hpp"
 #include "bench/models/config.hpp"
+#include "bench/models/model_use.hpp"
 
 #include <string>
 #include <vector>
@@ -27,5 +28,9 @@ std::vector<LayerSpec> model_entries();
 // `name` is not a model of that family.
 const ResNetOptions* resnet_options(const std::string& name);
 const BertConfig* bert_config(const std::string& name);
+
+// A model's inventory in a form that can be built, in the order of its layers[].contains (its layer
+// sum, bench/models/layer_sum.hpp). Throws Error for a name that is no model.
+std::vector<ModelUse> model_uses(const std::string& model);
 
 } // namespace layerbench::bench::models

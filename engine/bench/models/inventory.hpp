@@ -10,11 +10,17 @@
 // resnet.cpp and bert.cpp build it, and checked against them by tests/test_bench_model_entries.cpp.
 
 #include "bench/models/config.hpp"
+#include "bench/models/model_use.hpp"
 #include "dataset/dataset.hpp"
 
 #include <vector>
 
 namespace layerbench::bench::models {
+
+// The same inventories with each use in a form that can be built (bench/models/model_use.hpp); the
+// dataset's inventory is their `use` parts, in the same order.
+std::vector<ModelUse> resnet_uses(const ResNetOptions& options, int64_t image_size);
+std::vector<ModelUse> bert_uses(const BertConfig& config, int64_t sequence_length);
 
 // torchvision's ResNet on square images of `image_size` (224).
 std::vector<dataset::LayerUse> resnet_inventory(const ResNetOptions& options, int64_t image_size);

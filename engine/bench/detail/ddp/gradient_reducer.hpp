@@ -9,7 +9,7 @@
 // all-reduce starts during backward: they all start after it, so the all-reduce is timed on its own
 // and a step's time is forward + backward + all-reduce + optimizer, not overlapped.
 
-#include "bench/ddp/process_group.hpp"
+#include "bench/detail/ddp/process_group.hpp"
 
 #include <torch/torch.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/ddp/gradient_reducer.hpp"
+#include "bench/detail/ddp/gradient_reducer.hpp"
 
 #include "util/error.hpp"
 

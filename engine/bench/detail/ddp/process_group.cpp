@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/ddp/process_group.hpp"
+#include "bench/detail/ddp/process_group.hpp"
 
 #include "bench/torch_error.hpp"
 #include "util/error.hpp"

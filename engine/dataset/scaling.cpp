@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include "dataset/scaling.hpp"
+
+#include "dataset/axes.hpp"
+#include "dataset/diff.hpp"
+#include "dataset/precision.hpp"
+#include "util/error.hpp"
+#include "util/format.hpp"
+
+#include <map>
+#include <tuple>
+
+namespace layerbench::dataset {
+
+namespace {
+
+// A training step of a whole model, timed: what a factor can be computed from.
+bool is_model_step(const Dataset& dataset, const Cell& cell)
+{
+  const auto* layer = find_layer(dataset, cell.layer);
+  return cell.status == CellStatus::ok && cell.stats && cell.stats->median_ms > 0 && layer != nullptr
+         && layer->kind == LayerKind::model && cell.axes[k_mode] == GradMode::train;
+}
+
+using Key = std::tuple<std::string, int, std::string, int>; // layer, batch per rank, corner, world size
+
+struct Found
+{
+  const Cell* cell = nullptr;
+  std::string file;
+};
+
+std::string device_of(const Dataset& dataset)
+{
+  return dataset.environment ? dataset.environment->device.name : std::string();
+}
+
+void check_one_device(const std::vector<NamedDataset>& datasets)
+{
+  for (const auto& named : datasets) {
+    if (device_of(*named.dataset) != device_of(*datasets.front().dataset)) {
+      throw Error(named.name + ": measured on \"" + device_of(*named.dataset) + "\", " + datasets.front().name
+                  + " on \"" + device_of(*datasets.front().dataset) + "\"; a scaling factor compares one device's runs");
+    }
+  }
+}
+
+ScalingRow row_of(const Cell& single, const Cell& ranks)
+{
+  ScalingRow row;
+  row.layer = ranks.layer;
+  row.batch_per_rank = ranks.batch_size;
+  row.axes = ranks.axes;
+  row.world_size = ranks.data_parallel->world_size;
+  row.single_ms = single.stats->median_ms;
+  row.ranks_ms = ranks.stats->median_ms;
+  row.single_throughput = row.batch_per_rank / (row.single_ms / 1000.0);
+  row.ranks_throughput = row.world_size * row.batch_per_rank / (row.ranks_ms / 1000.0);
+  row.factor = row.single_ms / row.ranks_ms;
+  const auto one = median_interval(single, *single.stats);
+  const auto many = median_interval(ranks, *ranks.stats);
+  row.factor_low = one.low / many.high;
+  row.factor_high = one.high / many.low;
+  row.rounds = single.round_spread && ranks.round_spread;
+  row.all_reduce_median_ms = ranks.data_parallel->all_reduce_median_ms;
+  return row;
+}
+
+} // namespace
+
+std::vector<ScalingRow> scaling(const std::vector<NamedDataset>& datasets)
+{
+  if (datasets.empty()) {
+    return {};
+  }
+  check_one_device(datasets);
+  std::map<Key, Found> cells;
+  std::vector<Key> order;
+  for (const auto& named : datasets) {
+    for (const auto& cell : named.dataset->results) {
+      if (!is_model_step(*named.dataset, cell)) {
+        continue;
+      }
+      const Key key{cell.layer, cell.batch_size, label(cell.axes), cell.data_parallel ? cell.data_parallel->world_size : 1};
+      const auto [at, fresh] = cells.emplace(key, Found{&cell, named.name});
+      if (!fresh) {
+        throw Error(named.name + ": " + describe_cell({cell.layer, cell.batch_size, cell.axes}) + " at world size "
+                    + std::to_string(std::get<3>(key)) + " is measured in " + at->second.file + " too; give one of them");
+      }
+      order.push_back(key);
+    }
+  }
+  std::vector<ScalingRow> rows;
+  for (const auto& key : order) {
+    const auto& [layer, batch, corner, world] = key;
+    const auto single = cells.find(Key{layer, batch, corner, 1});
+    if (world == 1 || single == cells.end()) {
+      continue;
+    }
+    rows.push_back(row_of(*single->second.cell, *cells.at(key).cell));
+  }
+  return rows;
+}
+
+std::string format_scaling(const std::vector<ScalingRow>& rows)
+{
+  if (rows.empty()) {
+    return "no data-parallel training step has a one-process twin (same model, batch per rank and corner) in these "
+           "datasets\n";
+  }
+  std::string text = "| model | batch per rank | corner | ranks | one process (samples/s) | all ranks (samples/s) | "
+                     "scaling factor (range) | all-reduce per step (ms) |\n|---|---|---|---|---|---|---|---|\n";
+  for (const auto& row : rows) {
+    const int figures = supported_figures(row.rounds ? std::optional<double>((row.factor_high - row.factor_low) / row.factor)
+                                                     : std::nullopt);
+    text += "| " + row.layer + " | " + std::to_string(row.batch_per_rank) + " | "
+            + (row.axes.is_reference() ? std::string("reference") : label(row.axes)) + " | " + std::to_string(row.world_size)
+            + " | " + util::format_significant(row.single_throughput, figures) + " | "
+            + util::format_significant(row.ranks_throughput, figures) + " | " + util::format_significant(row.factor, figures)
+            + " (" + util::format_significant(row.factor_low, figures) + "-" + util::format_significant(row.factor_high, figures)
+            + ") | " + util::format_significant(row.all_reduce_median_ms, figures) + " |\n";
+  }
+  return text + "\nscaling factor = throughput(N) / (N x throughput(1)) = median step of one process / median step of N "
+                "ranks, each on its own batch of the same size; 1 is perfect scaling. The range is what the two medians' "
+                "intervals allow: bootstrap 95% intervals where both were measured in rounds, else the samples' quartiles.\n";
+}
+
+} // namespace layerbench::dataset
