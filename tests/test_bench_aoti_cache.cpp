@@ -107,11 +107,12 @@ TEST_CASE("bench::AotiCache")
     const AotiCache changed(fixture.cache, {"/bin/sh", fixture.script, {layers}});
     CHECK(changed.key("LayerNorm", "cpu", "2.11.0").exporter_hash != before.exporter_hash);
   }
-  SUBCASE("the real exporter's key covers the layer definitions it imports")
+  SUBCASE("the real exporter's key covers the layer and model definitions it imports")
   {
     const auto exporter = bench::default_exporter();
-    REQUIRE(exporter.imports.size() == 1);
+    REQUIRE(exporter.imports.size() == 2);
     CHECK(exporter.imports[0].filename() == "layers.py");
+    CHECK(exporter.imports[1].filename() == "py_models.py");
   }
   SUBCASE("a miss exports; a hit returns the package without calling the exporter")
   {

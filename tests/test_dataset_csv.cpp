@@ -65,6 +65,6 @@ TEST_CASE("dataset::to_csv")
   SUBCASE("a skipped cell: its reason quoted, no timings")
   {
     CHECK(rows[2] == "test-cpu,0,measured,Test CPU,Linear,nn.Linear,\"Linear(4096,4096)\",8,skipped,"
-                     "\"out of memory, \"\"CUDA\"\"\",,,,,,,,,,,,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,,,,,,,,");
+                     "\"out of memory, \"\"CUDA\"\"\",,,,,,,,,,,,,,10,20.0,,fp32,contiguous,off,inference_mode,eager,,,,,,,,,,,,,");
   }
 }

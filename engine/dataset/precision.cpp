@@ -36,13 +36,17 @@ double round_to_figures(double value, int figures)
   return unit >= 1 ? std::round(value / unit) * unit : value;
 }
 
+std::string format_figures(double value, int figures)
+{
+  return util::format_significant(round_to_figures(value, figures), figures);
+}
+
 std::string format_median(const Dataset& dataset, const Cell& cell)
 {
   if (!cell.stats) {
     return "";
   }
-  const int figures = supported_figures(dataset, cell);
-  return util::format_significant(round_to_figures(cell.stats->median_ms, figures), figures);
+  return format_figures(cell.stats->median_ms, supported_figures(dataset, cell));
 }
 
 std::string format_interval(const Dataset& dataset, const Cell& cell)
@@ -51,8 +55,8 @@ std::string format_interval(const Dataset& dataset, const Cell& cell)
     return "";
   }
   const int figures = supported_figures(dataset, cell);
-  const auto text = [figures](double ms) { return util::format_significant(round_to_figures(ms, figures), figures); };
-  return "95% CI " + text(cell.round_spread->ci95_low_ms) + "\u2013" + text(cell.round_spread->ci95_high_ms);
+  return "95% CI " + format_figures(cell.round_spread->ci95_low_ms, figures) + "\u2013"
+         + format_figures(cell.round_spread->ci95_high_ms, figures);
 }
 
 } // namespace layerbench::dataset

@@ -28,6 +28,8 @@ int supported_figures(std::optional<double> relative_width);
 // `value` rounded to `figures` significant figures, its integer digits included: 205 at 2 figures is
 // 210, 2,214 is 2,200. Every text of a median or a throughput (the site's and the CSV's) shows this.
 double round_to_figures(double value, int figures);
+// `value` at `figures` significant figures as text, rounded so: "210", "0.12", "2210".
+std::string format_figures(double value, int figures);
 
 // The cell's median in ms at its supported figures ("0.12", "210"); empty for a cell without timings.
 std::string format_median(const Dataset& dataset, const Cell& cell);

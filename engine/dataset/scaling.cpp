@@ -115,10 +115,10 @@ std::string format_scaling(const std::vector<ScalingRow>& rows)
                                                      : std::nullopt);
     text += "| " + row.layer + " | " + std::to_string(row.batch_per_rank) + " | "
             + (row.axes.is_reference() ? std::string("reference") : label(row.axes)) + " | " + std::to_string(row.world_size)
-            + " | " + util::format_significant(row.single_throughput, figures) + " | "
-            + util::format_significant(row.ranks_throughput, figures) + " | " + util::format_significant(row.factor, figures)
-            + " (" + util::format_significant(row.factor_low, figures) + "-" + util::format_significant(row.factor_high, figures)
-            + ") | " + util::format_significant(row.all_reduce_median_ms, figures) + " |\n";
+            + " | " + format_figures(row.single_throughput, figures) + " | "
+            + format_figures(row.ranks_throughput, figures) + " | " + format_figures(row.factor, figures)
+            + " (" + format_figures(row.factor_low, figures) + "-" + format_figures(row.factor_high, figures)
+            + ") | " + format_figures(row.all_reduce_median_ms, figures) + " |\n";
   }
   return text + "\nscaling factor = throughput(N) / (N x throughput(1)) = median step of one process / median step of N "
                 "ranks, each on its own batch of the same size; 1 is perfect scaling. The range is what the two medians' "
