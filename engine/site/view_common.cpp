@@ -98,6 +98,17 @@ const dataset::Cell* timed_reference_cell(const Dataset& data, const std::string
 
 } // namespace
 
+// diff's change of the reference corner's cell (layer, batch), or nullptr.
+const dataset::CellChange* find_change(const dataset::DiffResult& result, const std::string& layer, int batch)
+{
+  for (const auto& cell : result.cells) {
+    if (cell.layer == layer && cell.batch_size == batch && cell.axes.is_reference()) {
+      return &cell;
+    }
+  }
+  return nullptr;
+}
+
 // The ratio at the figures both medians support, with the range their intervals allow where both
 // were measured in rounds (what diff prints).
 std::string change_ratio_text(const dataset::CellChange& cell)

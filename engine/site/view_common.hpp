@@ -61,6 +61,8 @@ std::string trimmed_significant(double value, int digits);
 // diff's B/A for a cell at the figures both medians support, "1.23×", with the range the two bootstrap
 // intervals allow where both were measured in rounds: "1.23× (1.1–1.4×)". The cell must have a ratio.
 std::string change_ratio_text(const dataset::CellChange& cell);
+// diff's change of the reference corner's cell (layer, batch) in `result`, or nullptr.
+const dataset::CellChange* find_change(const dataset::DiffResult& result, const std::string& layer, int batch);
 std::string ratio_text(double ratio); // "1,243×" / "12.3×" / "0.812×"
 std::string percent_text(double fraction); // 0.125 -> "12.5%"
 // A profiled cell's operators and kernels as {label: name, value: "3 calls, 12.5% of host time"}.

@@ -22,16 +22,6 @@ struct RatioSummary
   double log_sum = 0;
 };
 
-const dataset::CellChange* find_change(const dataset::DiffResult& result, const std::string& layer, int batch)
-{
-  for (const auto& cell : result.cells) {
-    if (cell.layer == layer && cell.batch_size == batch && cell.axes.is_reference()) {
-      return &cell;
-    }
-  }
-  return nullptr;
-}
-
 // diff's verdict for one cell: the page counts a change only where diff does, beyond both runs' noise.
 std::string change_text(const dataset::DiffResult& result, const std::string& layer, int batch)
 {

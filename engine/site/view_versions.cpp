@@ -103,16 +103,6 @@ std::string operators_changed(const dataset::Cell* a, const dataset::Cell* b)
   return text.empty() ? "the same operators" : text;
 }
 
-const dataset::CellChange* find_change(const dataset::DiffResult& result, const std::string& layer, int batch)
-{
-  for (const auto& cell : result.cells) {
-    if (cell.layer == layer && cell.batch_size == batch && cell.axes.is_reference()) {
-      return &cell;
-    }
-  }
-  return nullptr;
-}
-
 struct StepCounts
 {
   int faster = 0, slower = 0, same = 0, unclear = 0;
