@@ -124,7 +124,18 @@ at::Tensor sdpa_no_mask(const at::Tensor& q, const at::Tensor& k, const at::Tens
 #if LAYERBENCH_TORCH_HAS_SDPA
   return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0, /*is_causal=*/false);
 #else
+  (void)q, (void)k, (void)v;
   throw_missing("scaled_dot_product_attention", TorchFeature::scaled_dot_product_attention);
+#endif
+}
+
+at::Tensor sdpa_scaled(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double dropout, double scale)
+{
+#if LAYERBENCH_TORCH_HAS_SDPA_SCALE
+  return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, dropout, /*is_causal=*/false, scale);
+#else
+  (void)q, (void)k, (void)v, (void)dropout, (void)scale;
+  throw_missing("scaled_dot_product_attention with a scale", TorchFeature::sdpa_scale);
 #endif
 }
 

@@ -16,6 +16,7 @@
 #define LAYERBENCH_TORCH_AT_LEAST(major, minor) \
   (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 #define LAYERBENCH_TORCH_HAS_SDPA LAYERBENCH_TORCH_AT_LEAST(2, 0)
+#define LAYERBENCH_TORCH_HAS_SDPA_SCALE LAYERBENCH_TORCH_AT_LEAST(2, 1)
 #define LAYERBENCH_TORCH_HAS_AUTOCAST_PER_DEVICE LAYERBENCH_TORCH_AT_LEAST(2, 4)
 #define LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER LAYERBENCH_TORCH_AT_LEAST(2, 6)
 #define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS LAYERBENCH_TORCH_AT_LEAST(2, 9)
@@ -30,6 +31,7 @@ namespace layerbench::bench::detail {
 inline constexpr TorchRelease k_built_torch{TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR};
 
 static_assert(LAYERBENCH_TORCH_HAS_SDPA == has(k_built_torch, TorchFeature::scaled_dot_product_attention));
+static_assert(LAYERBENCH_TORCH_HAS_SDPA_SCALE == has(k_built_torch, TorchFeature::sdpa_scale));
 static_assert(LAYERBENCH_TORCH_HAS_AUTOCAST_PER_DEVICE == has(k_built_torch, TorchFeature::autocast_per_device));
 static_assert(LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER == has(k_built_torch, TorchFeature::aoti_package_loader));
 static_assert(LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS
@@ -52,6 +54,11 @@ public:
 // at::scaled_dot_product_attention with no mask, no dropout, not causal; before torch 2.0 it throws
 // Error, so the attention layers become skipped cells with the reason.
 at::Tensor sdpa_no_mask(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v);
+
+// at::scaled_dot_product_attention with no mask, not causal, and the scale given (transformers'
+// BERT); before torch 2.1, which has no scale argument, it throws Error: the whole models' cells
+// that use it are skipped with the reason.
+at::Tensor sdpa_scaled(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double dropout, double scale);
 
 // at::autocast's state for one device type, whichever API this release has: per device type from
 // 2.4; before, one switch and dtype for CUDA and one for the CPU (other devices throw Error).
