@@ -8,7 +8,12 @@
 # Defines the targets layerbench_program_options and layerbench_httplib, as CMakeLists.txt does for
 # the C++11 ABI from Debian's packages.
 
-set(LAYERBENCH_OLD_ABI_DIR "$ENV{HOME}/.cache/layerbench/old-abi" CACHE PATH
+# The script's folder: its LAYERBENCH_OLD_ABI_DIR, or its default.
+set(old_abi_default "$ENV{HOME}/.cache/layerbench/old-abi")
+if(DEFINED ENV{LAYERBENCH_OLD_ABI_DIR})
+  set(old_abi_default "$ENV{LAYERBENCH_OLD_ABI_DIR}")
+endif()
+set(LAYERBENCH_OLD_ABI_DIR "${old_abi_default}" CACHE PATH
     "Where scripts/old-abi-deps.sh put Boost.Program_options and cpp-httplib built with the pre-C++11 ABI")
 string(CONCAT old_abi_make_it "run `TORCH_VERSION=${torch_version} make setup` (or "
               "`LAYERBENCH_OLD_ABI_DIR=${LAYERBENCH_OLD_ABI_DIR} scripts/old-abi-deps.sh`)")

@@ -5,6 +5,7 @@
 
 #include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
+#include <torch/csrc/autograd/profiler_kineto.h>
 
 namespace layerbench::bench {
 
@@ -136,6 +137,27 @@ at::Tensor sdpa_scaled(const at::Tensor& q, const at::Tensor& k, const at::Tenso
 #else
   (void)q, (void)k, (void)v, (void)dropout, (void)scale;
   throw_missing("scaled_dot_product_attention with a scale", TorchFeature::sdpa_scale);
+#endif
+}
+
+void foreach_lerp_(at::TensorList self, at::TensorList end, double weight)
+{
+#if LAYERBENCH_TORCH_HAS_FOREACH_LERP
+  at::_foreach_lerp_(self, end, weight);
+#else
+  (void)self, (void)end, (void)weight;
+  throw_missing("_foreach_lerp_ (Adam's step)", TorchFeature::foreach_lerp);
+#endif
+}
+
+EventTimes event_times(const torch::autograd::profiler::KinetoEvent& event)
+{
+  // endNs() came in 2.5; it is start + duration (profiler_kineto.cpp).
+#if LAYERBENCH_TORCH_HAS_KINETO_EVENT_NS
+  return {event.startNs(), event.startNs() + event.durationNs()};
+#else
+  const uint64_t start = event.startUs() * 1000;
+  return {start, start + event.durationUs() * 1000};
 #endif
 }
 
