@@ -6,7 +6,9 @@
 # operator, and they need only the CUDA runtime and CUPTI (kineto), which setup.sh installs from the
 # wheel's own pins. This is how the releases other than the default are built.
 #
-# Defines the imported target layerbench::torch_cpu and sets TORCH_LIBRARIES to it.
+# Defines the imported target layerbench::torch_cpu and sets TORCH_LIBRARIES to it, and
+# LAYERBENCH_TORCH_OLD_ABI to whether the wheel uses the pre-C++11 string ABI. Included before any
+# target is defined, so that such a wheel's ABI can be every target's.
 
 set(LAYERBENCH_TORCH_DIR "" CACHE PATH "The torch package folder of the venv (site-packages/torch)")
 if(NOT EXISTS "${LAYERBENCH_TORCH_DIR}/share/cmake/Torch/TorchConfig.cmake")
@@ -15,17 +17,15 @@ if(NOT EXISTS "${LAYERBENCH_TORCH_DIR}/share/cmake/Torch/TorchConfig.cmake")
 endif()
 
 # The string ABI the wheel was built with: written into its TorchConfig.cmake, absent from newer ones
-# (which always use the C++11 ABI). Debian's Boost.Program_options and cpp-httplib use the C++11 ABI,
-# and one binary cannot mix the two, so a wheel built with the old ABI cannot be used here.
+# (which always use the C++11 ABI). PyPI's wheels up to 2.6 use the old ABI; everything in the binary
+# must then be compiled with it, Boost.Program_options and cpp-httplib included (cmake/old_abi_deps.cmake).
 file(STRINGS "${LAYERBENCH_TORCH_DIR}/share/cmake/Torch/TorchConfig.cmake" torch_cxx_flags
      REGEX "set\\(TORCH_CXX_FLAGS")
 file(STRINGS "${LAYERBENCH_TORCH_DIR}/version.py" torch_version REGEX "^__version__")
 string(REGEX REPLACE "^__version__ *= *.([^'\"+]*).*" "\\1" torch_version "${torch_version}")
+set(LAYERBENCH_TORCH_OLD_ABI OFF)
 if(torch_cxx_flags MATCHES "_GLIBCXX_USE_CXX11_ABI=0")
-  message(FATAL_ERROR "torch ${torch_version}: its PyPI wheel is built with the pre-C++11 string ABI "
-                      "(-D_GLIBCXX_USE_CXX11_ABI=0, in ${LAYERBENCH_TORCH_DIR}/share/cmake/Torch/TorchConfig.cmake); "
-                      "Debian's Boost.Program_options and cpp-httplib use the C++11 ABI and one binary cannot "
-                      "hold both. PyPI's wheels use the C++11 ABI from torch 2.7 on (docs/versions.md)")
+  set(LAYERBENCH_TORCH_OLD_ABI ON)
 endif()
 
 # Newer releases ask for C++20 in their TorchConfig.cmake.

@@ -125,6 +125,12 @@ if [[ "$TORCH_VERSION" != "$DEFAULT_TORCH_VERSION" ]]; then
   if [[ "$(cat "$VENV/.layerbench-cpu-release" 2>/dev/null)" != "$TORCH_VERSION" ]]; then
     install_cpu_release
   fi
+  # A wheel built with the pre-C++11 string ABI (up to 2.6) says so in its TorchConfig.cmake, as
+  # cmake/torch_cpu_only.cmake reads it: Boost.Program_options and cpp-httplib must then be built with
+  # that ABI too (once, outside the clone).
+  if grep -q '_GLIBCXX_USE_CXX11_ABI=0' "$VENV"/lib/python3*/site-packages/torch/share/cmake/Torch/TorchConfig.cmake; then
+    bash "$(dirname "$0")/old-abi-deps.sh"
+  fi
   exit 0
 fi
 if ! "$VENV/bin/python" -c "import torch, sys; sys.exit(torch.__version__.split('+')[0] != '$TORCH_VERSION')" 2>/dev/null; then

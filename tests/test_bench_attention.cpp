@@ -22,6 +22,16 @@ TEST_CASE("bench::detail::self_attention_like_python")
   {
     CHECK(torch::allclose(bench::detail::self_attention_like_python(*attention, x, bench::detail::NeedWeights::no), expected, 1e-5, 1e-5));
   }
+  SUBCASE("as 1.13's Python (chunked projection, bmm and softmax without the weights too), the same output")
+  {
+    for (const auto need_weights : {bench::detail::NeedWeights::yes, bench::detail::NeedWeights::no}) {
+      CHECK(torch::allclose(bench::detail::self_attention_like_python(*attention, x, need_weights, {1, 13}), expected, 1e-5, 1e-5));
+    }
+  }
+  SUBCASE("as 2.2's Python (q divided by sqrt(E)), the same output")
+  {
+    CHECK(torch::allclose(bench::detail::self_attention_like_python(*attention, x, bench::detail::NeedWeights::yes, {2, 2}), expected, 1e-5, 1e-5));
+  }
 }
 
 TEST_CASE("bench::detail::encoder_layer_like_python")
@@ -31,5 +41,13 @@ TEST_CASE("bench::detail::encoder_layer_like_python")
   nn::TransformerEncoderLayer layer(nn::TransformerEncoderLayerOptions(64, 4).dim_feedforward(128));
   layer->eval();
   const auto x = torch::randn({10, 3, 64});
-  CHECK(torch::allclose(bench::detail::encoder_layer_like_python(*layer, x), layer->forward(x), 1e-5, 1e-5));
+  const auto expected = layer->forward(x);
+  SUBCASE("as this release's Python, what LibTorch's layer computes")
+  {
+    CHECK(torch::allclose(bench::detail::encoder_layer_like_python(*layer, x), expected, 1e-5, 1e-5));
+  }
+  SUBCASE("as 1.13's Python (attention through bmm and softmax), the same output")
+  {
+    CHECK(torch::allclose(bench::detail::encoder_layer_like_python(*layer, x, {1, 13}), expected, 1e-5, 1e-5));
+  }
 }

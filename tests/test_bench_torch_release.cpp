@@ -22,13 +22,30 @@ TEST_CASE("bench::has")
   }
   SUBCASE("1.13 has none of the 2.x APIs")
   {
-    for (const auto feature : {TorchFeature::scaled_dot_product_attention, TorchFeature::autocast_per_device,
+    for (const auto feature : {TorchFeature::scaled_dot_product_attention, TorchFeature::sdpa_scale,
+                               TorchFeature::mha_scale_by_multiplication, TorchFeature::foreach_lerp,
+                               TorchFeature::kineto_event_ns, TorchFeature::autocast_per_device,
                                TorchFeature::aoti_package_loader,
                                TorchFeature::float32_precision_strings, TorchFeature::float32_precision_enums,
                                TorchFeature::cxx11_abi_wheel}) {
       CHECK_FALSE(has({1, 13}, feature));
     }
     CHECK(has({2, 0}, TorchFeature::scaled_dot_product_attention));
+  }
+  SUBCASE("scaled_dot_product_attention from 2.0, its scale argument from 2.1, Python's attention multiplies from 2.3")
+  {
+    CHECK(has({2, 0}, TorchFeature::scaled_dot_product_attention));
+    CHECK_FALSE(has({2, 0}, TorchFeature::sdpa_scale));
+    CHECK(has({2, 1}, TorchFeature::sdpa_scale));
+    CHECK_FALSE(has({2, 2}, TorchFeature::mha_scale_by_multiplication));
+    CHECK(has({2, 3}, TorchFeature::mha_scale_by_multiplication));
+  }
+  SUBCASE("_foreach_lerp_ from 2.0, the profiler's nanoseconds from 2.4")
+  {
+    CHECK_FALSE(has({1, 13}, TorchFeature::foreach_lerp));
+    CHECK(has({2, 0}, TorchFeature::foreach_lerp));
+    CHECK_FALSE(has({2, 3}, TorchFeature::kineto_event_ns));
+    CHECK(has({2, 4}, TorchFeature::kineto_event_ns));
   }
   SUBCASE("autocast per device type from 2.4, the package loader from 2.6")
   {
@@ -52,6 +69,7 @@ TEST_CASE("bench::missing")
     CHECK(missing({2, 3}, TorchFeature::aoti_package_loader) == "needs torch >= 2.6; built with torch 2.3");
     CHECK(missing({1, 13}, TorchFeature::scaled_dot_product_attention)
           == "needs torch >= 2.0; built with torch 1.13");
+    CHECK(missing({2, 0}, TorchFeature::sdpa_scale) == "needs torch >= 2.1; built with torch 2.0");
   }
   SUBCASE("nothing is missing where the release has the feature")
   {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/profile.hpp"
 
+#include "bench/detail/torch_compat.hpp"
+
 #include "dataset/json_text.hpp"
 
 #include <torch/csrc/autograd/profiler_kineto.h>
@@ -50,13 +52,15 @@ std::vector<dataset::Kernel> aggregate_kernels(const std::vector<profiler::Kinet
   std::map<std::string, std::pair<int64_t, double>> by_name;
   double total = 0;
   for (const auto& event : events) {
-    if (event.deviceType() != c10::DeviceType::CUDA || event.durationNs() == 0) {
+    const auto times = detail::event_times(event);
+    const auto duration = static_cast<double>(times.end_ns - times.start_ns);
+    if (event.deviceType() != c10::DeviceType::CUDA || duration == 0) {
       continue;
     }
     auto& entry = by_name[recordable_name(event.name())];
     entry.first += 1;
-    entry.second += static_cast<double>(event.durationNs());
-    total += static_cast<double>(event.durationNs());
+    entry.second += duration;
+    total += duration;
   }
   std::vector<dataset::Kernel> kernels;
   for (const auto& [name, entry] : by_name) {
@@ -135,8 +139,9 @@ Profile profile_forward(const std::function<void()>& forward, const std::functio
 
   std::vector<OpSpan> spans;
   for (const auto& event : result->events()) {
-    if (event.deviceType() == c10::DeviceType::CPU && event.endNs() >= event.startNs()) {
-      spans.push_back({event.name(), event.startThreadId(), event.startNs(), event.endNs()});
+    const auto times = detail::event_times(event);
+    if (event.deviceType() == c10::DeviceType::CPU && times.end_ns >= times.start_ns) {
+      spans.push_back({event.name(), event.startThreadId(), times.start_ns, times.end_ns});
     }
   }
   Profile profile;

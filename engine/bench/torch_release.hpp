@@ -23,7 +23,15 @@ constexpr bool operator<(TorchRelease a, TorchRelease b)
 }
 
 enum class TorchFeature {
-  scaled_dot_product_attention, // at::scaled_dot_product_attention: the attention layers as Python runs them
+  // at::scaled_dot_product_attention, and Python's multi_head_attention_forward as 2.x has it: the
+  // packed in-projection unflattened, scaled_dot_product_attention without weights, their mean over
+  // heads with them. 1.13's chunks the projection, always runs bmm and softmax, and sums the weights
+  // over heads then divides (detail/attention.cpp follows either).
+  scaled_dot_product_attention,
+  sdpa_scale,                   // scaled_dot_product_attention(..., scale): the whole models' attention
+  mha_scale_by_multiplication,  // Python's attention with weights scales q by sqrt(1/E), not divides by sqrt(E)
+  foreach_lerp,                 // at::_foreach_lerp_: the whole models' Adam step, as Python's foreach Adam
+  kineto_event_ns,              // KinetoEvent::startNs/durationNs: profiles' operator times in ns, not us
   autocast_per_device,          // at::autocast::set_autocast_enabled(device, ...): precision=bf16,fp16
   aoti_package_loader,          // torch::inductor::AOTIModelPackageLoader: compiled=aot_inductor cells
   float32_precision_strings,    // Context::setFloat32Precision("cuda", "matmul", "tf32")
@@ -37,6 +45,14 @@ constexpr TorchRelease first_release_with(TorchFeature feature)
   switch (feature) {
   case TorchFeature::scaled_dot_product_attention:
     return {2, 0};
+  case TorchFeature::sdpa_scale:
+    return {2, 1};
+  case TorchFeature::mha_scale_by_multiplication:
+    return {2, 3};
+  case TorchFeature::foreach_lerp:
+    return {2, 0};
+  case TorchFeature::kineto_event_ns:
+    return {2, 4};
   case TorchFeature::autocast_per_device:
     return {2, 4};
   case TorchFeature::aoti_package_loader:

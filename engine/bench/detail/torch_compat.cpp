@@ -5,6 +5,7 @@
 
 #include <ATen/Context.h>
 #include <ATen/autocast_mode.h>
+#include <torch/csrc/autograd/profiler_kineto.h>
 
 namespace layerbench::bench {
 
@@ -124,7 +125,39 @@ at::Tensor sdpa_no_mask(const at::Tensor& q, const at::Tensor& k, const at::Tens
 #if LAYERBENCH_TORCH_HAS_SDPA
   return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0, /*is_causal=*/false);
 #else
+  (void)q, (void)k, (void)v;
   throw_missing("scaled_dot_product_attention", TorchFeature::scaled_dot_product_attention);
+#endif
+}
+
+at::Tensor sdpa_scaled(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double dropout, double scale)
+{
+#if LAYERBENCH_TORCH_HAS_SDPA_SCALE
+  return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, dropout, /*is_causal=*/false, scale);
+#else
+  (void)q, (void)k, (void)v, (void)dropout, (void)scale;
+  throw_missing("scaled_dot_product_attention with a scale", TorchFeature::sdpa_scale);
+#endif
+}
+
+void foreach_lerp_(at::TensorList self, at::TensorList end, double weight)
+{
+#if LAYERBENCH_TORCH_HAS_FOREACH_LERP
+  at::_foreach_lerp_(self, end, weight);
+#else
+  (void)self, (void)end, (void)weight;
+  throw_missing("_foreach_lerp_ (Adam's step)", TorchFeature::foreach_lerp);
+#endif
+}
+
+EventTimes event_times(const torch::autograd::profiler::KinetoEvent& event)
+{
+  // endNs() came in 2.5; it is start + duration (profiler_kineto.cpp).
+#if LAYERBENCH_TORCH_HAS_KINETO_EVENT_NS
+  return {event.startNs(), event.startNs() + event.durationNs()};
+#else
+  const uint64_t start = event.startUs() * 1000;
+  return {start, start + event.durationUs() * 1000};
 #endif
 }
 

@@ -16,6 +16,9 @@
 #define LAYERBENCH_TORCH_AT_LEAST(major, minor) \
   (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
 #define LAYERBENCH_TORCH_HAS_SDPA LAYERBENCH_TORCH_AT_LEAST(2, 0)
+#define LAYERBENCH_TORCH_HAS_SDPA_SCALE LAYERBENCH_TORCH_AT_LEAST(2, 1)
+#define LAYERBENCH_TORCH_HAS_FOREACH_LERP LAYERBENCH_TORCH_AT_LEAST(2, 0)
+#define LAYERBENCH_TORCH_HAS_KINETO_EVENT_NS LAYERBENCH_TORCH_AT_LEAST(2, 4)
 #define LAYERBENCH_TORCH_HAS_AUTOCAST_PER_DEVICE LAYERBENCH_TORCH_AT_LEAST(2, 4)
 #define LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER LAYERBENCH_TORCH_AT_LEAST(2, 6)
 #define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS LAYERBENCH_TORCH_AT_LEAST(2, 9)
@@ -25,11 +28,18 @@
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
 #endif
 
+namespace torch::autograd::profiler {
+struct KinetoEvent;
+} // namespace torch::autograd::profiler
+
 namespace layerbench::bench::detail {
 
 inline constexpr TorchRelease k_built_torch{TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR};
 
 static_assert(LAYERBENCH_TORCH_HAS_SDPA == has(k_built_torch, TorchFeature::scaled_dot_product_attention));
+static_assert(LAYERBENCH_TORCH_HAS_SDPA_SCALE == has(k_built_torch, TorchFeature::sdpa_scale));
+static_assert(LAYERBENCH_TORCH_HAS_FOREACH_LERP == has(k_built_torch, TorchFeature::foreach_lerp));
+static_assert(LAYERBENCH_TORCH_HAS_KINETO_EVENT_NS == has(k_built_torch, TorchFeature::kineto_event_ns));
 static_assert(LAYERBENCH_TORCH_HAS_AUTOCAST_PER_DEVICE == has(k_built_torch, TorchFeature::autocast_per_device));
 static_assert(LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER == has(k_built_torch, TorchFeature::aoti_package_loader));
 static_assert(LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS
@@ -52,6 +62,25 @@ public:
 // at::scaled_dot_product_attention with no mask, no dropout, not causal; before torch 2.0 it throws
 // Error, so the attention layers become skipped cells with the reason.
 at::Tensor sdpa_no_mask(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v);
+
+// at::scaled_dot_product_attention with no mask, not causal, and the scale given (transformers'
+// BERT); before torch 2.1, which has no scale argument, it throws Error: the whole models' cells
+// that use it are skipped with the reason.
+at::Tensor sdpa_scaled(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double dropout, double scale);
+
+// at::_foreach_lerp_(self, end, weight); before torch 2.0 it throws Error (1.13's Python Adam ran
+// _foreach_mul_ and _foreach_add_ instead): the whole models' training cells are skipped with the reason.
+void foreach_lerp_(at::TensorList self, at::TensorList end, double weight);
+
+// A profiler event's start and end in nanoseconds. Before torch 2.4 KinetoEvent has microseconds
+// only, so the profiles' operator times have microsecond resolution there (docs/versions.md).
+struct EventTimes
+{
+  uint64_t start_ns = 0;
+  uint64_t end_ns = 0;
+};
+
+EventTimes event_times(const torch::autograd::profiler::KinetoEvent& event);
 
 // at::autocast's state for one device type, whichever API this release has: per device type from
 // 2.4; before, one switch and dtype for CUDA and one for the CPU (other devices throw Error).

@@ -2,6 +2,7 @@
 #include "bench/detail/models/bert.hpp"
 
 #include "bench/detail/models/python_calls.hpp"
+#include "bench/detail/torch_compat.hpp"
 
 #include "util/error.hpp"
 
@@ -101,7 +102,7 @@ torch::Tensor BertSelfAttentionImpl::forward(const torch::Tensor& hidden_states)
   };
   const auto query = heads(m_query), key = heads(m_key), value = heads(m_value);
   const double dropout = is_training() ? m_dropout->options.p() : 0.0;
-  auto context = torch::scaled_dot_product_attention(query, key, value, {}, dropout, false, m_scaling);
+  auto context = detail::sdpa_scaled(query, key, value, dropout, m_scaling);
   // transformers' sdpa_attention_forward reshapes to the shape the result already has (it undoes a
   // grouped-query packing BERT never does); kept, as it dispatches an aten::reshape.
   context = context.reshape({context.size(0), -1, length, value.size(-1)});

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/detail/models/optim.hpp"
 
+#include "bench/detail/torch_compat.hpp"
+
 #include <cmath>
 
 namespace layerbench::bench::models {
@@ -169,7 +171,7 @@ void AdamW::foreach_step()
   }
   at::_foreach_add_(steps, 1);
   at::_foreach_mul_(params, 1 - o.lr * o.weight_decay);
-  at::_foreach_lerp_(exp_avgs, grads, 1 - o.beta1);
+  detail::foreach_lerp_(exp_avgs, grads, 1 - o.beta1);
   at::_foreach_mul_(exp_avg_sqs, o.beta2);
   at::_foreach_addcmul_(exp_avg_sqs, grads, grads, 1 - o.beta2);
   std::vector<c10::Scalar> step_sizes;
