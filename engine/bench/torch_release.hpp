@@ -37,6 +37,7 @@ enum class TorchFeature {
   float32_precision_strings,    // Context::setFloat32Precision("cuda", "matmul", "tf32")
   float32_precision_enums,      // Context::setFloat32Precision(Float32Backend, Float32Op, Float32Precision)
   cxx11_abi_wheel,              // PyPI's wheel is built with the C++11 string ABI, as Debian's libraries are
+  c10d_backend_base,            // c10d's ProcessGroupGloo and ProcessGroupNCCL derive from c10d::Backend
 };
 
 // The first release that has `feature`; releases before it lack it.
@@ -63,6 +64,8 @@ constexpr TorchRelease first_release_with(TorchFeature feature)
     return {2, 10};
   case TorchFeature::cxx11_abi_wheel:
     return {2, 7};
+  case TorchFeature::c10d_backend_base:
+    return {2, 0};
   }
   return {0, 0};
 }

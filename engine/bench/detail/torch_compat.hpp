@@ -11,6 +11,7 @@
 #include <torch/version.h>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #define LAYERBENCH_TORCH_AT_LEAST(major, minor) \
@@ -23,6 +24,7 @@
 #define LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER LAYERBENCH_TORCH_AT_LEAST(2, 6)
 #define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS LAYERBENCH_TORCH_AT_LEAST(2, 9)
 #define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_ENUMS LAYERBENCH_TORCH_AT_LEAST(2, 10)
+#define LAYERBENCH_TORCH_HAS_C10D_BACKEND_BASE LAYERBENCH_TORCH_AT_LEAST(2, 0)
 
 #if LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
@@ -31,6 +33,11 @@
 namespace torch::autograd::profiler {
 struct KinetoEvent;
 } // namespace torch::autograd::profiler
+
+namespace c10d {
+class Backend;
+class ProcessGroup;
+} // namespace c10d
 
 namespace layerbench::bench::detail {
 
@@ -46,6 +53,12 @@ static_assert(LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS
               == has(k_built_torch, TorchFeature::float32_precision_strings));
 static_assert(LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_ENUMS
               == has(k_built_torch, TorchFeature::float32_precision_enums));
+static_assert(LAYERBENCH_TORCH_HAS_C10D_BACKEND_BASE == has(k_built_torch, TorchFeature::c10d_backend_base));
+
+// The base class of c10d's Gloo and NCCL process groups: c10d::Backend from torch 2.0, c10d::ProcessGroup
+// before (1.13 has a Backend class too, which they do not derive from). The data-parallel group holds
+// its backend as one (bench/detail/ddp/process_group.hpp includes both headers).
+using C10dBackend = std::conditional_t<LAYERBENCH_TORCH_HAS_C10D_BACKEND_BASE, c10d::Backend, c10d::ProcessGroup>;
 
 // An AOTInductor package, loaded; before torch 2.6 its constructor throws Error saying so.
 #if LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER

@@ -63,16 +63,16 @@ std::shared_ptr<::gloo::transport::Device> gloo_device(const Rendezvous& rendezv
   return c10d::ProcessGroupGloo::createDefaultDevice();
 }
 
-c10::intrusive_ptr<c10d::Backend> gloo(const c10::intrusive_ptr<c10d::Store>& store, const Rendezvous& rendezvous,
-                                       std::chrono::milliseconds timeout)
+c10::intrusive_ptr<detail::C10dBackend> gloo(const c10::intrusive_ptr<c10d::Store>& store,
+                                             const Rendezvous& rendezvous, std::chrono::milliseconds timeout)
 {
   auto options = c10d::ProcessGroupGloo::Options::create(timeout);
   options->devices.push_back(gloo_device(rendezvous));
   return c10::make_intrusive<c10d::ProcessGroupGloo>(store, rendezvous.rank, rendezvous.world_size, options);
 }
 
-c10::intrusive_ptr<c10d::Backend> nccl(const c10::intrusive_ptr<c10d::Store>& store, const Rendezvous& rendezvous,
-                                       std::chrono::milliseconds timeout)
+c10::intrusive_ptr<detail::C10dBackend> nccl(const c10::intrusive_ptr<c10d::Store>& store,
+                                             const Rendezvous& rendezvous, std::chrono::milliseconds timeout)
 {
 #if LAYERBENCH_WITH_CUDA && defined(USE_C10D_NCCL)
   // One GPU per rank: the local rank's. Untested on this project's CPU machines (docs/scale.md).

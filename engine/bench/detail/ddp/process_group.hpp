@@ -10,10 +10,12 @@
 // process_group.cpp (it needs gloo's own headers, from Debian's libgloo-dev).
 
 #include "bench/ddp/rendezvous.hpp"
+#include "bench/detail/torch_compat.hpp"
 #include "bench/device_kind.hpp"
 #include "util/error.hpp"
 
 #include <torch/csrc/distributed/c10d/Backend.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroup.hpp>
 #include <torch/csrc/distributed/c10d/Store.hpp>
 #include <torch/torch.h>
 
@@ -53,7 +55,7 @@ private:
   Rendezvous m_rendezvous;
   std::chrono::milliseconds m_timeout;
   c10::intrusive_ptr<c10d::Store> m_store;
-  c10::intrusive_ptr<c10d::Backend> m_backend;
+  c10::intrusive_ptr<detail::C10dBackend> m_backend;
 };
 
 } // namespace layerbench::bench::ddp
