@@ -27,7 +27,8 @@ TEST_CASE("bench::has")
                                TorchFeature::kineto_event_ns, TorchFeature::autocast_per_device,
                                TorchFeature::aoti_package_loader,
                                TorchFeature::float32_precision_strings, TorchFeature::float32_precision_enums,
-                               TorchFeature::cxx11_abi_wheel, TorchFeature::c10d_backend_base}) {
+                               TorchFeature::cxx11_abi_wheel, TorchFeature::c10d_backend_base,
+                               TorchFeature::allocator_copy_data}) {
       CHECK_FALSE(has({1, 13}, feature));
     }
     CHECK(has({2, 0}, TorchFeature::scaled_dot_product_attention));
@@ -46,6 +47,8 @@ TEST_CASE("bench::has")
     CHECK(has({2, 0}, TorchFeature::foreach_lerp));
     CHECK_FALSE(has({2, 3}, TorchFeature::kineto_event_ns));
     CHECK(has({2, 0}, TorchFeature::c10d_backend_base));
+    CHECK_FALSE(has({2, 2}, TorchFeature::allocator_copy_data));
+    CHECK(has({2, 3}, TorchFeature::allocator_copy_data));
     CHECK(has({2, 4}, TorchFeature::kineto_event_ns));
   }
   SUBCASE("autocast per device type from 2.4, the package loader from 2.6")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/cpu_backend.hpp"
 
+#include "bench/detail/torch_compat.hpp"
 #include "util/file.hpp"
 
 #include <cstdlib>
@@ -18,12 +19,12 @@ namespace {
 
 // Wraps the CPU allocator in force and keeps the live and peak byte counts. Installed once, for the
 // life of the process: storage allocated through it must come back through its deleter.
-class CountingAllocator final : public c10::Allocator
+class CountingAllocator final : public detail::Allocator
 {
 public:
   explicit CountingAllocator(c10::Allocator* base) : m_base(base) {}
 
-  c10::DataPtr allocate(size_t bytes) override
+  c10::DataPtr allocate_bytes(size_t bytes) override
   {
     c10::DataPtr inner = m_base->allocate(bytes);
     const auto deleter = inner.get_deleter();
@@ -40,11 +41,6 @@ public:
   }
 
   c10::DeleterFnPtr raw_deleter() const override { return &CountingAllocator::release; }
-
-  void copy_data(void* dest, const void* src, std::size_t count) const override
-  {
-    default_copy_data(dest, src, count);
-  }
 
   static CountingAllocator& instance();
 

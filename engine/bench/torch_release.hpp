@@ -38,6 +38,7 @@ enum class TorchFeature {
   float32_precision_enums,      // Context::setFloat32Precision(Float32Backend, Float32Op, Float32Precision)
   cxx11_abi_wheel,              // PyPI's wheel is built with the C++11 string ABI, as Debian's libraries are
   c10d_backend_base,            // c10d's ProcessGroupGloo and ProcessGroupNCCL derive from c10d::Backend
+  allocator_copy_data,          // c10::Allocator::allocate is not const, and an allocator says how it copies (copy_data)
 };
 
 // The first release that has `feature`; releases before it lack it.
@@ -66,6 +67,8 @@ constexpr TorchRelease first_release_with(TorchFeature feature)
     return {2, 7};
   case TorchFeature::c10d_backend_base:
     return {2, 0};
+  case TorchFeature::allocator_copy_data:
+    return {2, 3};
   }
   return {0, 0};
 }

@@ -25,6 +25,7 @@
 #define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS LAYERBENCH_TORCH_AT_LEAST(2, 9)
 #define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_ENUMS LAYERBENCH_TORCH_AT_LEAST(2, 10)
 #define LAYERBENCH_TORCH_HAS_C10D_BACKEND_BASE LAYERBENCH_TORCH_AT_LEAST(2, 0)
+#define LAYERBENCH_TORCH_HAS_ALLOCATOR_COPY_DATA LAYERBENCH_TORCH_AT_LEAST(2, 3)
 
 #if LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
@@ -59,6 +60,23 @@ static_assert(LAYERBENCH_TORCH_HAS_C10D_BACKEND_BASE == has(k_built_torch, Torch
 // before (1.13 has a Backend class too, which they do not derive from). The data-parallel group holds
 // its backend as one (bench/detail/ddp/process_group.hpp includes both headers).
 using C10dBackend = std::conditional_t<LAYERBENCH_TORCH_HAS_C10D_BACKEND_BASE, c10d::Backend, c10d::ProcessGroup>;
+static_assert(LAYERBENCH_TORCH_HAS_ALLOCATOR_COPY_DATA == has(k_built_torch, TorchFeature::allocator_copy_data));
+
+// A c10::Allocator whose allocation is allocate_bytes(), whichever form this release's interface has:
+// from 2.3 allocate() is not const and copy_data() is c10's default copy; before, allocate() is const
+// (read from the 2.2.2 and 2.3.1 wheels' c10/core/Allocator.h).
+class Allocator : public c10::Allocator
+{
+public:
+  virtual c10::DataPtr allocate_bytes(size_t bytes) = 0;
+
+#if LAYERBENCH_TORCH_HAS_ALLOCATOR_COPY_DATA
+  c10::DataPtr allocate(size_t bytes) final { return allocate_bytes(bytes); }
+  void copy_data(void* dest, const void* src, std::size_t count) const final { default_copy_data(dest, src, count); }
+#else
+  c10::DataPtr allocate(size_t bytes) const final { return const_cast<Allocator*>(this)->allocate_bytes(bytes); }
+#endif
+};
 
 // An AOTInductor package, loaded; before torch 2.6 its constructor throws Error saying so.
 #if LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER

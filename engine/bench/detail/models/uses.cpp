@@ -2,6 +2,7 @@
 #include "bench/detail/models/uses.hpp"
 
 #include "bench/detail/models/python_calls.hpp"
+#include "bench/detail/torch_compat.hpp"
 #include "util/error.hpp"
 
 #include <cmath>
@@ -72,7 +73,7 @@ Instance attention_instance(const UseShape& shape, torch::Tensor input, torch::D
   const double scale = std::pow(static_cast<double>(shape.input.back()), -0.5);
   return instance(std::make_shared<nn::Module>(), std::move(input), device, [scale](const torch::Tensor& x) {
     const auto part = [&x](int64_t index) { return x.select(2, index).transpose(1, 2); };
-    return torch::scaled_dot_product_attention(part(0), part(1), part(2), {}, 0.0, false, scale);
+    return detail::sdpa_scaled(part(0), part(1), part(2), 0.0, scale);
   });
 }
 
