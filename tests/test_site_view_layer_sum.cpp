@@ -145,3 +145,29 @@ TEST_CASE("site::render of a model page with its layer sum")
   CHECK_FALSE(fs::exists(out / "layers/ResNetTiny/0.html"));
   CHECK(fs::exists(out / "index.html"));
 }
+
+TEST_CASE("site::layer_sum_extremes")
+{
+  SUBCASE("the smallest and largest model-over-sum ratio over every complete row, with where each is")
+  {
+    auto data = fixture_site(true);
+    // The fixture's three complete rows are all 1.05x (10 / 9.5, 30 / 28.5, 240 / 228); make the train
+    // step at batch 8 the largest: 300 / 228.
+    auto& results = data.layer_sums.front().data.results;
+    const auto cell = std::find_if(results.begin(), results.end(), [](const auto& c) {
+      return c.layer == "ResNetTiny" && c.batch_size == 8 && c.axes[layerbench::dataset::k_mode] == "train";
+    });
+    REQUIRE(cell != results.end());
+    cell->stats->median_ms = 300;
+    const auto facts = site::layer_sum_extremes(data);
+    CHECK(text(facts, "low") == "1.05×");
+    CHECK(text(facts, "low_where") == "ResNetTiny, inference fp32 at batch 1");
+    CHECK(text(facts, "high") == "1.32×");
+    CHECK(text(facts, "high_where") == "ResNetTiny, train fp32 at batch 8");
+    CHECK(text(facts, "href") == "models/ResNetTiny.html#layer-sum");
+  }
+  SUBCASE("false where no layer-sum dataset is loaded")
+  {
+    CHECK(site::layer_sum_extremes(fixture_site(false)).is_false());
+  }
+}

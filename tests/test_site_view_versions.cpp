@@ -131,6 +131,33 @@ TEST_CASE("site::versions_page")
     CHECK(text(step_of(page.view, "Linear", 8, 1), "verdict") == "unclear");
     CHECK(text(step_of(page.view, "Linear", 1, 2), "verdict") == "same");
   }
+  SUBCASE("each time carries its step's mark, and each row the change from the oldest release to the newest")
+  {
+    CHECK(text(step_of(page.view, "Linear", 1, 1), "mark") == "▼");
+    CHECK(text(step_of(page.view, "Linear", 1, 1), "previous") == "2.7.1");
+    CHECK(text(step_of(page.view, "Dropout", 1, 1), "mark") == "=");
+    CHECK(text(step_of(page.view, "Linear", 8, 1), "mark") == "?");
+    for (const auto& row : page.view.get("rows")->list_value()) {
+      if (text(&row, "layer") == "Linear" && text(&row, "batch") == "1") {
+        CHECK(text(&row, "overall_verdict") == "faster");
+        CHECK(text(&row, "overall_ratio").find("0.5") == 0);
+      }
+    }
+    CHECK(text(&page.view, "oldest") == "2.7.1");
+    CHECK(text(&page.view, "newest") == "2.11.0");
+  }
+  SUBCASE("each step lists the cells that became faster or slower, with the operators that changed")
+  {
+    const auto& steps = page.view.get("steps")->list_value();
+    REQUIRE(steps.size() == 2);
+    const auto& moved = steps[0].get("moved")->list_value();
+    REQUIRE(moved.size() == 1);
+    CHECK(text(&moved[0], "layer") == "Linear");
+    CHECK(text(&moved[0], "batch") == "1");
+    CHECK(text(&moved[0], "verdict") == "faster");
+    CHECK(text(&moved[0], "operators") == "+aten::linear");
+    CHECK(steps[1].get("has_moved")->is_false());
+  }
   SUBCASE("the steps are counted")
   {
     const auto& steps = page.view.get("steps")->list_value();

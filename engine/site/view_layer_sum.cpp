@@ -153,6 +153,31 @@ Data operator_conditions(const Cell& model, const std::vector<Part>& parts, doub
   return sentences;
 }
 
+// A model cell's layers at its setting and batch size: those timed, and the names of those not.
+struct LayerSum
+{
+  std::vector<Part> parts;
+  std::vector<std::string> untimed;
+  double sum = 0;
+  bool complete = false; // the model and every layer timed
+};
+
+LayerSum layer_sum(const Dataset& data, const Cell& model, const std::vector<const dataset::Layer*>& layers)
+{
+  LayerSum result;
+  for (const auto* layer : layers) {
+    const Cell* cell = dataset::find_cell(data, layer->name, model.batch_size, model.axes);
+    if (!timed(cell)) {
+      result.untimed.push_back(layer->name);
+      continue;
+    }
+    result.parts.push_back({layer, cell});
+    result.sum += layer->part_of->count * cell->stats->median_ms;
+  }
+  result.complete = timed(&model) && result.untimed.empty() && !result.parts.empty();
+  return result;
+}
+
 // One setting and batch size: {setting, batch, model, sum, ratio, range, complete, dominant, conditions}.
 Data comparison_row(const Dataset& data, const Cell& model, const std::vector<const dataset::Layer*>& layers, const std::string& setting)
 {
@@ -160,28 +185,17 @@ Data comparison_row(const Dataset& data, const Cell& model, const std::vector<co
   row.set("setting", setting);
   row.set("batch", std::to_string(model.batch_size));
   row.set("model", timed(&model) ? cell_median_text(data, &model) + " ms" : std::string(k_missing));
-  std::vector<Part> parts;
-  std::vector<std::string> untimed;
-  for (const auto* layer : layers) {
-    const Cell* cell = dataset::find_cell(data, layer->name, model.batch_size, model.axes);
-    if (!timed(cell)) {
-      untimed.push_back(layer->name);
-      continue;
-    }
-    parts.push_back({layer, cell});
-  }
-  const bool complete = timed(&model) && untimed.empty() && !parts.empty();
-  row.set("complete", Data(complete));
-  row.set("missing", util::format_count(static_cast<int64_t>(untimed.size()), "layer") + " of "
+  const LayerSum summed = layer_sum(data, model, layers);
+  row.set("complete", Data(summed.complete));
+  row.set("missing", util::format_count(static_cast<int64_t>(summed.untimed.size()), "layer") + " of "
                          + std::to_string(layers.size()) + (timed(&model) ? "" : " and the model") + " not timed");
-  if (!complete) {
+  if (!summed.complete) {
     return row;
   }
-  double sum = 0, low = 0, high = 0;
+  double low = 0, high = 0;
   bool spreads = spread(model).has_value();
-  for (const auto& part : parts) {
+  for (const auto& part : summed.parts) {
     const int count = part.layer->part_of->count;
-    sum += count * part.cell->stats->median_ms;
     const auto range = spread(*part.cell);
     spreads = spreads && range;
     if (range) {
@@ -190,13 +204,14 @@ Data comparison_row(const Dataset& data, const Cell& model, const std::vector<co
     }
   }
   const double model_ms = model.stats->median_ms;
+  const double sum = summed.sum;
   row.set("sum", ms(sum));
   row.set("ratio", ratio_text(model_ms / sum));
   const auto model_range = spread(model);
   row.set("range", spreads ? ratio_text(model_range->first / high) + "–" + ratio_text(model_range->second / low) : std::string(k_missing));
   row.set("gap", ms(std::abs(model_ms - sum)) + (model_ms >= sum ? " more" : " less"));
-  row.set("dominant", dominant(parts, sum));
-  row.set("conditions", operator_conditions(model, parts, model_ms));
+  row.set("dominant", dominant(summed.parts, sum));
+  row.set("conditions", operator_conditions(model, summed.parts, model_ms));
   return row;
 }
 
@@ -250,6 +265,51 @@ Data layer_sum_blocks(const SiteData& site, const std::string& model)
     }
   }
   return blocks;
+}
+
+Data layer_sum_extremes(const SiteData& site)
+{
+  struct Extreme
+  {
+    double ratio = 0;
+    std::string where;
+    std::string href;
+  };
+  std::optional<Extreme> low, high;
+  for (const auto& entry : site.layer_sums) {
+    for (const auto& layer : entry.data.layers) {
+      const auto parts = layer.kind == dataset::LayerKind::model ? parts_of(entry.data, layer.name)
+                                                                 : std::vector<const dataset::Layer*>{};
+      if (parts.empty()) {
+        continue;
+      }
+      for (const Cell* cell : cells_of(entry.data, layer.name)) {
+        const LayerSum summed = layer_sum(entry.data, *cell, parts);
+        if (!summed.complete) {
+          continue;
+        }
+        const Extreme here{cell->stats->median_ms / summed.sum,
+                           layer.name + ", " + model_setting_label(cell->axes) + " at batch " + std::to_string(cell->batch_size),
+                           "models/" + layer.name + ".html#layer-sum"};
+        if (!low || here.ratio < low->ratio) {
+          low = here;
+        }
+        if (!high || here.ratio > high->ratio) {
+          high = here;
+        }
+      }
+    }
+  }
+  if (!low) {
+    return Data(false);
+  }
+  Data facts = object();
+  facts.set("low", ratio_text(low->ratio));
+  facts.set("low_where", low->where);
+  facts.set("high", ratio_text(high->ratio));
+  facts.set("high_where", high->where);
+  facts.set("href", low->href);
+  return facts;
 }
 
 } // namespace layerbench::site

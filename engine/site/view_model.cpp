@@ -238,6 +238,7 @@ PageSpec home_page(const SiteData& site)
   page.view.set("has_others", Data(all.size() > 1));
   page.view.set("bar_chart", reference_batch_bar_chart(featured.data, "bars-focus"));
   page.view.set("summary", featured_facts(featured.data));
+  page.view.set("layer_sum", layer_sum_extremes(site));
   Data others = list();
   for (const auto& entry : site.datasets) {
     others.push_back(dataset_summary(entry, ""));

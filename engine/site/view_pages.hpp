@@ -49,6 +49,11 @@ std::string model_setting_label(const dataset::Axes& axes);
 // list when none did; site/view_layer_sum.cpp).
 Data layer_sum_blocks(const SiteData& site, const std::string& model);
 
+// Over every model measured against the sum of its layers: the smallest and largest ratio of the model's
+// median to that sum, each with its model, setting and batch size ({low, low_where, high, high_where,
+// href}), or false when no dataset has a complete one (the home page's "Why it matters").
+Data layer_sum_extremes(const SiteData& site);
+
 // The version history (issue 26): one machine's datasets of layers across torch releases, oldest first;
 // a series exists where two releases or more were measured on the same device with the same threads.
 struct ReleaseDataset

@@ -116,6 +116,22 @@ void count(StepCounts& counts, const std::string& verdict)
   counts.unclear += verdict == "unclear";
 }
 
+// The mark a release's time carries for the step from the release before: ▼ faster, ▲ slower, = the
+// same, ? unclear, nothing where either side was not measured.
+std::string step_mark(const std::string& verdict)
+{
+  if (verdict == "faster") {
+    return "▼";
+  }
+  if (verdict == "slower") {
+    return "▲";
+  }
+  if (verdict == "same") {
+    return "=";
+  }
+  return verdict == "unclear" ? "?" : "";
+}
+
 std::string counts_text(const StepCounts& c)
 {
   return std::to_string(c.faster) + " faster, " + std::to_string(c.slower) + " slower, " + std::to_string(c.same)
@@ -204,16 +220,19 @@ std::string versions_path(const VersionSeries& series) { return "versions/" + se
 PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data base)
 {
   const double threshold = dataset::k_diff_threshold;
+  const auto& releases = series.releases;
   std::vector<dataset::DiffResult> steps;
-  for (size_t i = 1; i < series.releases.size(); ++i) {
-    steps.push_back(dataset::diff(series.releases[i - 1].entry->data, series.releases[i].entry->data, threshold));
+  for (size_t i = 1; i < releases.size(); ++i) {
+    steps.push_back(dataset::diff(releases[i - 1].entry->data, releases[i].entry->data, threshold));
   }
+  const auto whole = dataset::diff(releases.front().entry->data, releases.back().entry->data, threshold);
   std::vector<StepCounts> counts(steps.size());
+  std::vector<Data> moved(steps.size(), list());
   Data rows = list();
   for (const auto& row : rows_of(site, series)) {
     Data cells = list();
-    for (size_t i = 0; i < series.releases.size(); ++i) {
-      const auto& data = series.releases[i].entry->data;
+    for (size_t i = 0; i < releases.size(); ++i) {
+      const auto& data = releases[i].entry->data;
       const auto* cell = dataset::find_cell(data, row.layer, row.batch);
       Data item = object();
       item.set("time", time_cell(data, cell));
@@ -222,36 +241,57 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
         const auto* change = find_change(steps[i - 1], row.layer, row.batch);
         const auto verdict = change ? step_verdict(*change, threshold) : std::string("");
         count(counts[i - 1], verdict);
+        const auto ratio = change && change->ratio ? change_ratio_text(*change) : std::string(k_missing);
         item.set("verdict", verdict);
-        item.set("ratio", change && change->ratio ? change_ratio_text(*change) : std::string(k_missing));
-        const bool moved = verdict == "faster" || verdict == "slower";
-        const auto* before = dataset::find_cell(series.releases[i - 1].entry->data, row.layer, row.batch);
-        item.set("operators", moved ? operators_changed(before, cell) : std::string(""));
+        item.set("mark", step_mark(verdict));
+        item.set("previous", releases[i - 1].torch_version);
+        item.set("ratio", ratio);
+        const bool changed = verdict == "faster" || verdict == "slower";
+        const auto* before = dataset::find_cell(releases[i - 1].entry->data, row.layer, row.batch);
+        const auto operators = changed ? operators_changed(before, cell) : std::string("");
+        item.set("operators", operators);
+        if (changed) {
+          Data entry = object();
+          entry.set("layer", row.layer);
+          entry.set("href", "../" + layer_path(row.layer));
+          entry.set("batch", std::to_string(row.batch));
+          entry.set("verdict", verdict);
+          entry.set("ratio", ratio);
+          entry.set("operators", operators);
+          moved[i - 1].push_back(entry);
+        }
       }
       cells.push_back(item);
     }
+    const auto* overall = find_change(whole, row.layer, row.batch);
     Data line = object();
     line.set("layer", row.layer);
     line.set("href", "../" + layer_path(row.layer));
     line.set("batch", std::to_string(row.batch));
     line.set("cells", cells);
+    line.set("overall_verdict", overall ? step_verdict(*overall, threshold) : std::string(""));
+    line.set("overall_ratio", overall && overall->ratio ? change_ratio_text(*overall) : std::string(k_missing));
     rows.push_back(line);
   }
   Data summaries = list();
   for (size_t i = 0; i < steps.size(); ++i) {
-    summaries.push_back(labelled("torch " + series.releases[i].torch_version + " to " + series.releases[i + 1].torch_version,
-                                 counts_text(counts[i])));
+    Data step = labelled("torch " + releases[i].torch_version + " to " + releases[i + 1].torch_version, counts_text(counts[i]));
+    step.set("has_moved", Data(!moved[i].is_empty_list()));
+    step.set("moved", moved[i]);
+    summaries.push_back(step);
   }
   Data headers = list();
-  for (size_t i = 0; i < series.releases.size(); ++i) {
+  for (size_t i = 0; i < releases.size(); ++i) {
     Data header = object();
-    header.set("torch", series.releases[i].torch_version);
+    header.set("torch", releases[i].torch_version);
     header.set("has_step", Data(i > 0));
     headers.push_back(header);
   }
   base.set("device", series.device);
   base.set("threads", std::to_string(series.threads));
   base.set("releases", release_items(series, "../"));
+  base.set("oldest", releases.front().torch_version);
+  base.set("newest", releases.back().torch_version);
   base.set("headers", headers);
   base.set("rows", rows);
   base.set("steps", summaries);
