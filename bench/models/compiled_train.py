@@ -233,11 +233,11 @@ def run_cell(args, settings: dict) -> dict:
 
 # ---- arguments ----------------------------------------------------------------------------------------
 
-def positive(kind):
+def positive(kind, zero_allowed=False):
     def parse(text):
         value = kind(text)
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"'{text}' is not positive")
+        if value < 0 or (value == 0 and not zero_allowed):
+            raise argparse.ArgumentTypeError(f"'{text}' is not {'zero or more' if zero_allowed else 'positive'}")
         return value
     parse.__name__ = kind.__name__
     return parse
@@ -252,9 +252,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     p.add_argument("--threads", type=positive(int), default=os.cpu_count(), help="torch.set_num_threads")
     p.add_argument("--out", required=True, help="the cell's JSON file")
-    for name, kind in [("warmup", float), ("warmup-iterations", int), ("block-target", float),
-                       ("noise-target", float), ("min-samples", int), ("max-samples", int), ("cell-budget", float)]:
-        p.add_argument(f"--{name}", type=positive(kind), help="default: layerbench run's for the device")
+    # As layerbench run's: the warm-up may be 0 (none beyond the compiling step and the first compiled one).
+    for name, kind, zero in [("warmup", float, True), ("warmup-iterations", int, True), ("block-target", float, False),
+                             ("noise-target", float, False), ("min-samples", int, False), ("max-samples", int, False),
+                             ("cell-budget", float, False)]:
+        p.add_argument(f"--{name}", type=positive(kind, zero), help="default: layerbench run's for the device")
     return p
 
 
