@@ -155,7 +155,7 @@ TEST_CASE("site::layer_sum_extremes")
     // step at batch 8 the largest: 300 / 228.
     auto& results = data.layer_sums.front().data.results;
     const auto cell = std::find_if(results.begin(), results.end(), [](const auto& c) {
-      return c.layer == "ResNetTiny" && c.batch_size == 8 && c.axes[layerbench::dataset::k_mode] == "train";
+      return c.layer == "ResNetTiny" && c.batch_size == 8 && c.axes[layerbench::dataset::k_mode] == layerbench::dataset::GradMode::train;
     });
     REQUIRE(cell != results.end());
     cell->stats->median_ms = 300;
