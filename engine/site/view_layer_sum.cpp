@@ -193,7 +193,8 @@ Data comparison_row(const Dataset& data, const Cell& model, const std::vector<co
     return row;
   }
   double low = 0, high = 0;
-  bool spreads = spread(model).has_value();
+  const auto model_range = spread(model);
+  bool spreads = model_range.has_value();
   for (const auto& part : summed.parts) {
     const int count = part.layer->part_of->count;
     const auto range = spread(*part.cell);
@@ -207,7 +208,6 @@ Data comparison_row(const Dataset& data, const Cell& model, const std::vector<co
   const double sum = summed.sum;
   row.set("sum", ms(sum));
   row.set("ratio", ratio_text(model_ms / sum));
-  const auto model_range = spread(model);
   row.set("range", spreads ? ratio_text(model_range->first / high) + "–" + ratio_text(model_range->second / low) : std::string(k_missing));
   row.set("gap", ms(std::abs(model_ms - sum)) + (model_ms >= sum ? " more" : " less"));
   row.set("dominant", dominant(summed.parts, sum));
