@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""`layerbench serve` as a user runs it: banner and URL, a port in use, a missing root, and a clean
-stop on SIGINT and SIGTERM while a page holds its event stream and another connection is kept alive.
+"""`layerbench serve` as a user runs it: banner and URL, loopback aliases and an empty --host, a port in
+use, a missing root, and a clean stop on SIGINT and SIGTERM while a page holds its event stream and
+another connection is kept alive.
 
 Usage: test_serve_cli.py LAYERBENCH"""
 import http.client
@@ -63,6 +64,25 @@ with tempfile.TemporaryDirectory() as scratch:
     check(result.returncode == 1, f"a port in use exits 1 (got {result.returncode})")
     check(f"127.0.0.1:{busy}" in result.stderr and "address already in use" in result.stderr,
           f"and says so: {result.stderr.strip()}")
+
+    # The address bound decides the banner, the URL and the Host check, whatever spelling was typed.
+    for alias in ("127.1", "0x7f.1"):
+        with Serve(binary, "--root", site, "--no-watch", "--host", alias) as serve:
+            check(serve.url == f"http://127.0.0.1:{serve.port}/", f"--host {alias} prints the address bound: {serve.url}")
+            check(any("loopback only" in line for line in serve.err) and not any("reachable" in line for line in serve.err),
+                  f"--host {alias} says loopback only")
+            connection = http.client.HTTPConnection("127.0.0.1", serve.port, timeout=10)
+            connection.request("GET", "/", headers={"Host": "evil.com"})
+            status = connection.getresponse().status
+            check(status == 403, f"--host {alias} refuses Host: evil.com (got {status})")
+    result = subprocess.run([str(binary), "serve", "--root", str(site), "--no-watch", "--host", ""],
+                            capture_output=True, text=True, timeout=60)
+    check(result.returncode == 2 and "--host is empty" in result.stderr,
+          f"an empty --host is a usage error (exit {result.returncode}): {result.stderr.strip()}")
+    result = subprocess.run([str(binary), "serve", "--root", str(site), "--no-watch", "--port", "70000"],
+                            capture_output=True, text=True, timeout=60)
+    check(result.returncode == 2 and "serve: --port 70000 is not a port number" in result.stderr,
+          f"a port out of range is a usage error (exit {result.returncode}): {result.stderr.strip()}")
 
     result = subprocess.run([str(binary), "serve", "--root", str(scratch / "nothing"), "--no-watch"],
                             capture_output=True, text=True, timeout=60)

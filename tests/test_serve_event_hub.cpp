@@ -54,4 +54,19 @@ TEST_CASE("serve::EventHub")
     hub.leave();
     CHECK(hub.admit() == EventHub::Admission::admitted);
   }
+  SUBCASE("a full hub wakes its listeners to check their pages, and admits into a slot freed meanwhile")
+  {
+    EventHub one(1);
+    REQUIRE(one.admit() == EventHub::Admission::admitted);
+    std::thread listener([&] {
+      // A listener whose page has closed, waiting for an event that will not come: woken by the
+      // admit below long before its timeout, it finds its page gone and leaves.
+      one.wait_after(0, 60s);
+      one.leave();
+    });
+    std::this_thread::sleep_for(50ms); // let the listener wait
+    CHECK(one.admit(30s) == EventHub::Admission::admitted);
+    listener.join();
+    CHECK(one.admit() == EventHub::Admission::full); // the slot is the new page's
+  }
 }

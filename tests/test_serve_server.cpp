@@ -27,8 +27,9 @@ class RunningServer
 {
 public:
   RunningServer(const std::filesystem::path& root, LiveReload live_reload,
-                std::chrono::milliseconds send_patience = ServeOptions{}.send_patience)
-    : m_server(ServeOptions{root, "127.0.0.1", 0, live_reload, send_patience})
+                std::chrono::milliseconds send_patience = ServeOptions{}.send_patience,
+                const std::string& host = "127.0.0.1")
+    : m_server(ServeOptions{root, host, 0, live_reload, send_patience})
   {
     m_port = m_server.bind();
     m_thread = std::thread([this] { m_server.run(); });
@@ -284,6 +285,25 @@ TEST_CASE("serve::PreviewServer Host header")
   }
 }
 
+TEST_CASE("serve::PreviewServer loopback aliases")
+{
+  const layerbench::test::SiteFixture site;
+
+  // inet_aton's forms of 127.0.0.1 bind loopback: the bound address, not the name typed, decides the
+  // Host check and the URL.
+  for (const std::string host : {"127.1", "0x7f.1", "127.0.0.1", "2130706433"}) {
+    CAPTURE(host);
+    RunningServer running(site.root(), LiveReload::off, ServeOptions{}.send_patience, host);
+    CHECK(running.server().address().reach == layerbench::serve::Reach::loopback);
+    CHECK(running.server().url() == "http://127.0.0.1:" + std::to_string(running.port()) + "/");
+    const auto get_as = [&](const std::string& name) {
+      return raw_request(running.port(), "GET / HTTP/1.1\r\nHost: " + name + "\r\nConnection: close\r\n\r\n");
+    };
+    CHECK(get_as("evil.com").status == 403);
+    CHECK(get_as("localhost").status == 200);
+  }
+}
+
 TEST_CASE("serve::is_loopback_authority")
 {
   using layerbench::serve::is_loopback_authority;
@@ -328,6 +348,16 @@ TEST_CASE("serve::PreviewServer::bind")
   {
     PreviewServer server(ServeOptions{site.root(), "no-such-host.invalid", 0, LiveReload::off});
     CHECK_THROWS_WITH_AS(server.bind(), doctest::Contains("no-such-host.invalid"), layerbench::Error);
+  }
+  SUBCASE("an empty host is refused, not bound to [::1] under a URL without a host")
+  {
+    PreviewServer server(ServeOptions{site.root(), "", 0, LiveReload::off});
+    CHECK_THROWS_WITH_AS(server.bind(), doctest::Contains("the address to listen on is empty"), layerbench::Error);
+  }
+  SUBCASE("a port out of range names the port, not an option")
+  {
+    PreviewServer server(ServeOptions{site.root(), "127.0.0.1", 70000, LiveReload::off});
+    CHECK_THROWS_WITH_AS(server.bind(), "port 70000 is not a port number (0 to 65535)", layerbench::Error);
   }
   SUBCASE("stop before run returns at once")
   {
@@ -595,5 +625,93 @@ TEST_CASE("serve::PreviewServer slow readers")
     const auto reply = raw_request(running.port(), get + "GET /notes.txt HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
     CHECK(reply.status == 200);
     CHECK(reply.body.find("plain text") != std::string::npos);
+  }
+}
+
+TEST_CASE("serve::PreviewServer request heads")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::off);
+  const std::string next = "GET /data.csv HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+  const auto send_head = [&](const std::string& headers, const std::string& after = "") {
+    return raw_request(running.port(), "GET /notes.txt HTTP/1.1\r\n" + headers + "\r\n" + after);
+  };
+
+  SUBCASE("a space before the colon is 400 and closes: the body is never read as the next request")
+  {
+    for (const std::string header : {"Content-Length : 5", "Transfer-Encoding : chunked", "Content-Length\t: 5"}) {
+      CAPTURE(header);
+      const auto reply = send_head("Host: 127.0.0.1\r\n" + header + "\r\n", "HELLO" + next);
+      CHECK(reply.status == 400);
+      CHECK(reply.body.find("before its colon") != std::string::npos);
+      CHECK(reply.head.find("Connection: close") != std::string::npos);
+      CHECK(reply.body.find("HTTP/1.1") == std::string::npos); // neither HELLOGET nor /data.csv answered
+    }
+  }
+  SUBCASE("a line without a colon, a folded line, a NUL or a bare LF in a value is 400")
+  {
+    for (const std::string& header : {std::string("X-A 1\r\n"), std::string(" X-A: 1\r\n"), std::string("X-A: a\0b\r\n", 10),
+                                     std::string("X-A: a\nContent-Length: 5\r\n")}) {
+      CAPTURE(header);
+      const auto reply = send_head("Host: 127.0.0.1\r\n" + header, "HELLO" + next);
+      CHECK(reply.status == 400);
+      CHECK(reply.body.find("HTTP/1.1") == std::string::npos);
+    }
+  }
+  SUBCASE("HTTP/1.1 without a Host, with an empty one or with two is 400; HTTP/1.0 may leave it out")
+  {
+    CHECK(send_head("Connection: close\r\n").status == 400);
+    CHECK(send_head("Host:\r\nConnection: close\r\n").status == 400);
+    CHECK(send_head("Host: 127.0.0.1\r\nHost: localhost\r\nConnection: close\r\n").status == 400);
+    CHECK(raw_request(running.port(), "GET /notes.txt HTTP/1.0\r\n\r\n").status == 200);
+  }
+  SUBCASE("the head may have 16 KiB in lines of up to 8 KiB; a longer line or head is 431")
+  {
+    const std::string line = "X-Long: " + std::string(8 * 1024 - 10, 'a') + "\r\n"; // 8 KiB with its CRLF
+    CHECK(send_head("Host: 127.0.0.1\r\nConnection: close\r\n" + line).status == 200);
+    const auto long_line = send_head("Host: 127.0.0.1\r\nConnection: close\r\n" + line.substr(0, 8) + "a" + line.substr(8));
+    CHECK(long_line.status == 431);
+    CHECK(long_line.body.find("header line 3 is longer than 8 KiB") != std::string::npos);
+    const auto long_head = send_head("Host: 127.0.0.1\r\nConnection: close\r\n" + line + line);
+    CHECK(long_head.status == 431);
+  }
+}
+
+TEST_CASE("serve::PreviewServer event stream slots")
+{
+  const layerbench::test::SiteFixture site;
+  RunningServer running(site.root(), LiveReload::on);
+  // Opens the event stream, reads until its greeting (or a refusal) and returns what came.
+  const auto open_stream = [&](int sock) {
+    layerbench::test::send_all(sock, "GET /__layerbench/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    std::string received;
+    char buffer[4096];
+    while (received.find("retry:") == std::string::npos
+           && !(received.rfind("HTTP/1.1 503", 0) == 0 && received.find("\r\n\r\n") != std::string::npos)) {
+      const ssize_t n = ::recv(sock, buffer, sizeof(buffer), 0);
+      if (n <= 0) {
+        break;
+      }
+      received.append(buffer, static_cast<size_t>(n));
+    }
+    return received;
+  };
+
+  SUBCASE("pages that open the stream and close at once free their slots: 40 of them (32 slots), then one more")
+  {
+    int refused = 0;
+    for (int i = 0; i < 40; ++i) {
+      const int sock = layerbench::test::connect_loopback(running.port());
+      REQUIRE(sock >= 0);
+      refused += open_stream(sock).rfind("HTTP/1.1 200", 0) == 0 ? 0 : 1;
+      ::close(sock);
+    }
+    CHECK(refused == 0);
+    const int sock = layerbench::test::connect_loopback(running.port());
+    REQUIRE(sock >= 0);
+    const std::string last = open_stream(sock);
+    ::close(sock);
+    CHECK(last.rfind("HTTP/1.1 200", 0) == 0);
+    CHECK(last.find("retry: 1000") != std::string::npos);
   }
 }

@@ -81,10 +81,11 @@ void print_banner(const serve::PreviewServer& server,
                   const site::RenderOptions& render_options)
 {
   std::cerr << "layerbench serve: serving " << folder_text(options.root) << " at " << server.url() << "\n";
-  if (serve::is_loopback_host(options.host)) {
+  // What was bound decides, not what was typed: --host 127.1 binds loopback, --host 0.0.0.0 does not.
+  if (server.address().reach == serve::Reach::loopback) {
     std::cerr << "layerbench serve: loopback only, other machines cannot reach it (--host 0.0.0.0 to share)\n";
   } else {
-    std::cerr << "layerbench serve: listening on " << options.host
+    std::cerr << "layerbench serve: listening on " << server.address().ip
               << ", reachable from the network: this preview server is not hardened for the internet\n";
   }
   if (options.live_reload == serve::LiveReload::on) {
@@ -143,6 +144,13 @@ int cmd_serve(const Arguments& arguments)
                             arguments);
   if (!values) {
     return 0;
+  }
+  if (options.host.empty()) {
+    throw UsageError("serve: --host is empty; give an address (127.0.0.1, the default, for this machine only; "
+                     "0.0.0.0 to share)");
+  }
+  if (options.port < 0 || options.port > 65535) {
+    throw UsageError("serve: --port " + std::to_string(options.port) + " is not a port number (0 to 65535)");
   }
   options.root = root;
   options.live_reload = values->count("no-watch") ? serve::LiveReload::off : serve::LiveReload::on;

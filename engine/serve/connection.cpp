@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "serve/connection.hpp"
 
+#include "serve/socket_address.hpp"
+
 #include <algorithm>
-#include <arpa/inet.h>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -47,21 +50,6 @@ std::string trim(const std::string& text)
     return "";
   }
   return text.substr(first, text.find_last_not_of(" \t") - first + 1);
-}
-
-void address_text(const sockaddr_storage& address, std::string& ip, int& port)
-{
-  char text[INET6_ADDRSTRLEN] = "";
-  if (address.ss_family == AF_INET) {
-    const auto& v4 = reinterpret_cast<const sockaddr_in&>(address);
-    ::inet_ntop(AF_INET, &v4.sin_addr, text, sizeof(text));
-    port = ntohs(v4.sin_port);
-  } else if (address.ss_family == AF_INET6) {
-    const auto& v6 = reinterpret_cast<const sockaddr_in6&>(address);
-    ::inet_ntop(AF_INET6, &v6.sin6_addr, text, sizeof(text));
-    port = ntohs(v6.sin6_port);
-  }
-  ip = text;
 }
 
 } // namespace
@@ -123,6 +111,19 @@ bool Connection::skip_body(std::size_t bytes, std::chrono::milliseconds time)
   }
   m_buffer.erase(0, bytes);
   return true;
+}
+
+bool Connection::peer_closed() const
+{
+  pollfd entry{m_socket, POLLIN | POLLRDHUP, 0};
+  if (::poll(&entry, 1, 0) <= 0) {
+    return false;
+  }
+  if ((entry.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) {
+    return true;
+  }
+  char byte = 0;
+  return ::recv(m_socket, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
 }
 
 void Connection::start_response(std::chrono::milliseconds patience)
@@ -190,20 +191,16 @@ ssize_t HeadStream::write(const char* ptr, size_t size) { return m_connection.se
 
 void HeadStream::get_remote_ip_and_port(std::string& ip, int& port) const
 {
-  sockaddr_storage address{};
-  socklen_t length = sizeof(address);
-  if (::getpeername(m_connection.socket(), reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    address_text(address, ip, port);
-  }
+  const SocketAddress address = remote_address(m_connection.socket());
+  ip = address.ip;
+  port = address.port;
 }
 
 void HeadStream::get_local_ip_and_port(std::string& ip, int& port) const
 {
-  sockaddr_storage address{};
-  socklen_t length = sizeof(address);
-  if (::getsockname(m_connection.socket(), reinterpret_cast<sockaddr*>(&address), &length) == 0) {
-    address_text(address, ip, port);
-  }
+  const SocketAddress address = local_address(m_connection.socket());
+  ip = address.ip;
+  port = address.port;
 }
 
 socket_t HeadStream::socket() const { return m_connection.socket(); }
@@ -246,7 +243,121 @@ BodyFraming invalid_framing(const std::string& problem)
   return framing;
 }
 
+bool is_control(unsigned char c) { return (c < 0x20 && c != '\t') || c == 0x7f; }
+
+// RFC 9110 5.6.2.
+bool is_token_char(unsigned char c)
+{
+  return std::isalnum(c) != 0 || (c != 0 && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr);
+}
+
+// A Host is a name, an IPv4 address or a bracketed IPv6 one, and a port. Percent escapes are valid
+// in a name (RFC 3986) but no browser sends them, and cpp-httplib decodes them: "127.0.0.1%00.example"
+// would reach the loopback check as "127.0.0.1".
+bool is_host_text(const std::string& value)
+{
+  return std::all_of(value.begin(), value.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0 || (c != 0 && std::strchr("-._~!$&'()*+,;=:[]", c) != nullptr);
+  });
+}
+
+// A line of a refused head as the 400 answer quotes it: at most 60 bytes, control bytes as \xNN.
+std::string quoted(const std::string& line)
+{
+  std::string text;
+  for (const unsigned char c : line.substr(0, 60)) {
+    if (is_control(c)) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof(escaped), "\\x%02x", c);
+      text += escaped;
+    } else {
+      text += static_cast<char>(c);
+    }
+  }
+  return "\"" + text + (line.size() > 60 ? "...\"" : "\"");
+}
+
+// The lines of a head, without their CRLF and without the blank line that ends it.
+std::vector<std::string> head_lines(const std::string& head)
+{
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < head.size()) {
+    const std::size_t end = std::min(head.find("\r\n", start), head.size());
+    if (end == start) {
+      break;
+    }
+    lines.push_back(head.substr(start, end - start));
+    start = end + 2;
+  }
+  return lines;
+}
+
+std::optional<HeadProblem> header_line_problem(const std::string& line, std::size_t number)
+{
+  const std::string where = "header line " + std::to_string(number) + " ";
+  if (line.size() + 2 > k_max_header_line_bytes) {
+    return HeadProblem{431, where + "is longer than " + std::to_string(k_max_header_line_bytes / 1024) + " KiB"};
+  }
+  if (line.front() == ' ' || line.front() == '\t') {
+    return HeadProblem{400, where + quoted(line) + " starts with whitespace (obsolete line folding)"};
+  }
+  const std::size_t colon = line.find(':');
+  if (colon == std::string::npos) {
+    return HeadProblem{400, where + quoted(line) + " has no colon"};
+  }
+  const std::string name = line.substr(0, colon);
+  if (name.empty()) {
+    return HeadProblem{400, where + quoted(line) + " has no name before its colon"};
+  }
+  if (name.find_first_of(" \t") != std::string::npos) {
+    return HeadProblem{400, where + quoted(line) + " has whitespace in its name or before its colon"};
+  }
+  if (!std::all_of(name.begin(), name.end(), is_token_char)) {
+    return HeadProblem{400, where + quoted(line) + ": the name is not a token (RFC 9110 5.6.2)"};
+  }
+  return std::nullopt;
+}
+
 } // namespace
+
+std::optional<HeadProblem> head_problem(const std::string& head)
+{
+  const auto lines = head_lines(head);
+  for (std::size_t number = 0; number < lines.size(); ++number) {
+    const auto control = std::find_if(lines[number].begin(), lines[number].end(), is_control);
+    if (control != lines[number].end()) {
+      char byte[8];
+      std::snprintf(byte, sizeof(byte), "0x%02x", static_cast<unsigned char>(*control));
+      return HeadProblem{400, "a control character (" + std::string(byte) + ") in "
+                                + (number == 0 ? std::string("the request line") : "header line " + std::to_string(number))};
+    }
+    if (number > 0) {
+      if (auto problem = header_line_problem(lines[number], number)) {
+        return problem;
+      }
+    }
+  }
+  const auto hosts = header_values(head, "Host");
+  if (hosts.size() > 1) {
+    return HeadProblem{400, std::to_string(hosts.size()) + " Host headers; a request has one"};
+  }
+  if (hosts.empty()) {
+    // HTTP/1.0 clients may leave it out (RFC 9112 3.2 requires it of HTTP/1.1 only).
+    const std::string& request_line = lines.empty() ? head : lines.front();
+    if (request_line.size() >= 9 && request_line.compare(request_line.size() - 9, 9, " HTTP/1.1") == 0) {
+      return HeadProblem{400, "an HTTP/1.1 request without a Host header"};
+    }
+    return std::nullopt;
+  }
+  if (hosts.front().empty()) {
+    return HeadProblem{400, "an empty Host header"};
+  }
+  if (!is_host_text(hosts.front())) {
+    return HeadProblem{400, "Host " + quoted(hosts.front()) + " is not a host name and port"};
+  }
+  return std::nullopt;
+}
 
 std::string header_value(const std::string& head, const std::string& name)
 {

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace layerbench::serve {
@@ -49,6 +50,10 @@ public:
   bool write_all(const std::string& bytes);
   int socket() const { return m_socket; }
 
+  // Whether the client has closed its end. Only for a response that expects nothing more from the
+  // client (an event stream): one that half-closes after sending its request looks the same.
+  bool peer_closed() const;
+
 private:
   bool fill(std::chrono::steady_clock::time_point deadline);
 
@@ -79,6 +84,28 @@ private:
   std::string m_head;
   std::size_t m_read = 0;
 };
+
+// A request head that must be refused before cpp-httplib parses it, and the status to refuse it with.
+// cpp-httplib keeps what it does not understand: it stores "Content-Length : 5" under the name
+// "Content-Length " and skips a line without a colon or one ending in a bare LF, so body_framing and
+// cpp-httplib would read two different requests, and a body would be answered as the next request
+// (request smuggling). RFC 9112 5.1 and 3.2 say such requests get 400.
+struct HeadProblem
+{
+  int status = 400;
+  std::string reason;
+};
+
+// A header line may hold at most this many bytes with its CRLF: cpp-httplib 0.11 refuses a longer one
+// with a bare 400 (CPPHTTPLIB_HEADER_MAX_LENGTH, compiled into Debian's library), where the head as a
+// whole gets 431.
+constexpr std::size_t k_max_header_line_bytes = 8 * 1024;
+
+// What is wrong with a request head, or nullopt when it may be answered: a control character other
+// than HTAB anywhere (NUL, a bare CR or LF), a header line over k_max_header_line_bytes (431), one that
+// starts with whitespace (obsolete folding), has no colon, or a name that is not a token (whitespace
+// before the colon); more than one Host, an empty one, one that is not a host name, or none on HTTP/1.1.
+std::optional<HeadProblem> head_problem(const std::string& head);
 
 // The method of a request head ("GET"), or "" when it has no request line.
 std::string request_method(const std::string& head);

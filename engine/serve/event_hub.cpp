@@ -15,7 +15,8 @@ void EventHub::publish(const std::string& name, const std::string& data)
 std::optional<Event> EventHub::wait_after(std::uint64_t after, std::chrono::milliseconds timeout)
 {
   std::unique_lock<std::mutex> lock(m_mutex);
-  m_changed.wait_for(lock, timeout, [&] { return m_closed || m_latest.id > after; });
+  const std::uint64_t checks = m_checks;
+  m_changed.wait_for(lock, timeout, [&] { return m_closed || m_latest.id > after || m_checks != checks; });
   if (m_closed || m_latest.id <= after) {
     return std::nullopt;
   }
@@ -28,9 +29,14 @@ std::uint64_t EventHub::latest_id() const
   return m_latest.id;
 }
 
-EventHub::Admission EventHub::admit()
+EventHub::Admission EventHub::admit(std::chrono::milliseconds patience)
 {
-  std::lock_guard<std::mutex> lock(m_mutex);
+  std::unique_lock<std::mutex> lock(m_mutex);
+  if (m_listeners >= m_max_listeners) {
+    ++m_checks;
+    m_changed.notify_all();
+    m_changed.wait_for(lock, patience, [&] { return m_closed || m_listeners < m_max_listeners; });
+  }
   if (m_listeners >= m_max_listeners) {
     return Admission::full;
   }
@@ -40,8 +46,11 @@ EventHub::Admission EventHub::admit()
 
 void EventHub::leave()
 {
-  std::lock_guard<std::mutex> lock(m_mutex);
-  --m_listeners;
+  {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    --m_listeners;
+  }
+  m_changed.notify_all(); // an admit() may be waiting for this slot
 }
 
 void EventHub::close()

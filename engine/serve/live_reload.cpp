@@ -16,9 +16,7 @@ const char* const k_script_head = R"(<script id="layerbench-live-reload">
   var since = )";
 
 const char* const k_script_middle = R"(;
-  var source = new EventSource(")";
-
-const char* const k_script_tail = R"(?since=" + since);
+  var retry_ms = 1000;
   function overlay(message) {
     var box = document.getElementById("layerbench-render-error");
     if (!box) {
@@ -31,10 +29,25 @@ const char* const k_script_tail = R"(?since=" + since);
     }
     box.textContent = "layerbench serve: render failed; fix it and save, the page reloads.\n\n" + message;
   }
-  source.addEventListener("reload", function (event) {
-    if (Number(event.lastEventId) > since) { location.reload(); }
-  });
-  source.addEventListener("render-error", function (event) { overlay(event.data); });
+  function listen() {
+    var source = new EventSource(")";
+
+const char* const k_script_tail = R"(?since=" + since);
+    source.addEventListener("open", function () { retry_ms = 1000; });
+    source.addEventListener("reload", function (event) {
+      if (Number(event.lastEventId) > since) { location.reload(); }
+    });
+    source.addEventListener("render-error", function (event) { overlay(event.data); });
+    // The browser reconnects by itself after a dropped stream, but gives up for good on an answer
+    // other than 200 (a 503 while every slot is taken): try again, waiting twice as long each time.
+    source.addEventListener("error", function () {
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(listen, retry_ms);
+        retry_ms = Math.min(retry_ms * 2, 30000);
+      }
+    });
+  }
+  listen();
 })();
 </script>
 )";

@@ -5,6 +5,7 @@
 #include "serve/live_reload.hpp"
 #include "serve/mime.hpp"
 #include "serve/request_path.hpp"
+#include "serve/socket_address.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 
@@ -42,6 +43,12 @@ constexpr std::chrono::seconds k_header_time{3};
 constexpr std::size_t k_max_head_bytes = 16 * 1024;
 constexpr std::chrono::seconds k_body_time{3};
 constexpr std::chrono::seconds k_event_heartbeat{5};
+// An event stream checks this often that its page is still open, so that a closed page frees its
+// slot at once rather than at the next heartbeat's failed write (two heartbeats, 5 to 10 s, after the
+// page closed: the first write after the close still succeeds).
+constexpr std::chrono::milliseconds k_peer_check{250};
+// How long a page may wait for a slot when all are taken, while the streams check their pages.
+constexpr std::chrono::milliseconds k_admission_patience{1000};
 
 enum class Close { no, yes };
 
@@ -117,13 +124,22 @@ class HttpServer : public httplib::Server
 public:
   explicit HttpServer(std::chrono::milliseconds send_patience) : m_send_patience(send_patience) {}
   void widen_backlog() { ::listen(svr_sock_, SOMAXCONN); }
+  SocketAddress bound_address() const { return local_address(svr_sock_); }
+
+  // The connection served on the calling thread, or null. cpp-httplib hands a handler its request, not
+  // its connection; a connection keeps one thread from its first request to its last, so an event
+  // stream finds its own here, to notice when its page has closed.
+  static Connection* current_connection() { return t_connection; }
 
 private:
   bool process_and_close_socket(socket_t socket) override;
   void serve_connection(Connection& connection);
 
   const std::chrono::milliseconds m_send_patience;
+  static thread_local Connection* t_connection;
 };
+
+thread_local Connection* HttpServer::t_connection = nullptr;
 
 namespace {
 
@@ -201,7 +217,9 @@ bool HttpServer::process_and_close_socket(socket_t socket)
 {
   {
     Connection connection(socket);
+    t_connection = &connection;
     serve_connection(connection);
+    t_connection = nullptr;
   }
   close_gracefully(socket);
   return true;
@@ -226,6 +244,14 @@ void HttpServer::serve_connection(Connection& connection)
       return;
     case Connection::Head::complete:
       break;
+    }
+    if (const auto problem = head_problem(connection.head())) {
+      const bool too_large = problem->status == 431;
+      connection.write_all(plain_response(too_large ? "431 Request Header Fields Too Large" : "400 Bad Request",
+                                          (too_large ? "431 the request's headers are too large: " : "400 bad request: ")
+                                            + problem->reason,
+                                          "", Close::yes));
+      return;
     }
     const BodyFraming framing = body_framing(connection.head());
     if (framing.kind == BodyFraming::Kind::invalid) {
@@ -267,7 +293,7 @@ struct PreviewServer::Impl
   const ServeOptions options;
   EventHub events;
   HttpServer http;
-  int port = -1;
+  SocketAddress bound; // what bind() bound: it decides the Host check, not the name in options.host
   // A stop() can come from a signal's thread at any moment, also before listening starts; run()
   // announces itself before checking for a stop, and stop() asks before checking for a run, so one
   // of the two always sees the other.
@@ -286,7 +312,7 @@ void PreviewServer::Impl::install_routes()
 
   // HttpServer::serve_connection answers every other method before cpp-httplib sees the request.
   http.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
-    if (is_loopback_host(options.host) && !is_loopback_authority(request.get_header_value("Host"))) {
+    if (bound.reach == Reach::loopback && !is_loopback_authority(request.get_header_value("Host"))) {
       refuse(response, 403, "403 forbidden: this preview is bound to loopback and answers only to localhost names, "
                             "not to Host '" + request.get_header_value("Host") + "' (DNS rebinding)");
       return httplib::Server::HandlerResponse::Handled;
@@ -358,7 +384,7 @@ void PreviewServer::Impl::send_not_found(httplib::Response& response)
 
 void PreviewServer::Impl::stream_events(const httplib::Request& request, httplib::Response& response)
 {
-  if (events.admit() == EventHub::Admission::full) {
+  if (events.admit(k_admission_patience) == EventHub::Admission::full) {
     refuse(response, 503, "503 too many open preview pages");
     return;
   }
@@ -368,10 +394,11 @@ void PreviewServer::Impl::stream_events(const httplib::Request& request, httplib
     bool greeted = false;
   };
   auto stream = std::make_shared<Stream>(Stream{since_parameter(request)});
+  Connection* const connection = HttpServer::current_connection();
   response.set_header("X-Accel-Buffering", "no");
   response.set_chunked_content_provider(
     "text/event-stream",
-    [this, stream](size_t, httplib::DataSink& sink) {
+    [this, stream, connection](size_t, httplib::DataSink& sink) {
       if (!stream->greeted) {
         // A page opened while the last render failed shows the error at once; "retry" makes the
         // browser reconnect quickly after the server restarts.
@@ -384,7 +411,14 @@ void PreviewServer::Impl::stream_events(const httplib::Request& request, httplib
         }
         return sink.write(greeting.data(), greeting.size());
       }
-      const auto event = events.wait_after(stream->last_sent, k_event_heartbeat);
+      const auto heartbeat_at = std::chrono::steady_clock::now() + k_event_heartbeat;
+      std::optional<Event> event;
+      while (!event && !events.is_closed() && std::chrono::steady_clock::now() < heartbeat_at) {
+        if (connection != nullptr && connection->peer_closed()) {
+          return false; // ends the response, and its releaser frees the slot
+        }
+        event = events.wait_after(stream->last_sent, k_peer_check);
+      }
       if (events.is_closed()) {
         return false;
       }
@@ -409,17 +443,22 @@ int PreviewServer::bind()
 {
   const auto& options = m_impl->options;
   if (options.port < 0 || options.port > 65535) {
-    throw Error("serve: --port " + std::to_string(options.port) + " is not a port number (0 to 65535)");
+    throw Error("port " + std::to_string(options.port) + " is not a port number (0 to 65535)");
+  }
+  if (options.host.empty()) {
+    // cpp-httplib would look no name up and bind the first loopback address, [::1], under a URL
+    // without a host.
+    throw Error("the address to listen on is empty: give one (127.0.0.1 for this machine only, 0.0.0.0 to share)");
   }
   const int port = options.port == 0 ? m_impl->http.bind_to_any_port(options.host)
                                      : (m_impl->http.bind_to_port(options.host, options.port) ? options.port : -1);
   if (port < 0) {
-    throw Error("serve: cannot listen on " + options.host + ":" + std::to_string(options.port) + ": "
+    throw Error("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": "
                 + bind_failure_reason(options.host, options.port));
   }
   m_impl->http.widen_backlog();
-  m_impl->port = port;
-  return port;
+  m_impl->bound = m_impl->http.bound_address();
+  return m_impl->bound.port;
 }
 
 void PreviewServer::run()
@@ -446,12 +485,9 @@ void PreviewServer::stop()
   }
 }
 
-std::string PreviewServer::url() const
-{
-  const std::string& host = m_impl->options.host;
-  const std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-  return "http://" + shown + ":" + std::to_string(m_impl->port) + "/";
-}
+std::string PreviewServer::url() const { return "http://" + authority(m_impl->bound) + "/"; }
+
+const SocketAddress& PreviewServer::address() const { return m_impl->bound; }
 
 EventHub& PreviewServer::events() { return m_impl->events; }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "serve/event_hub.hpp"
+#include "serve/socket_address.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -35,7 +36,8 @@ public:
   ~PreviewServer();
 
   // Binds the listening socket and returns the port. Throws Error naming host and port when it
-  // cannot (address in use, unknown host, no permission).
+  // cannot (address in use, unknown host, no permission, an empty host). The address bound, not the
+  // name given for it, decides whether requests must name this machine in their Host (loopback).
   int bind();
 
   // Serves until stop(); call bind() first.
@@ -44,8 +46,10 @@ public:
   // Ends run() from any thread (a signal handler's thread): pages streaming events are released first.
   void stop();
 
-  // "http://127.0.0.1:8000/", valid after bind().
+  // "http://127.0.0.1:8000/", of the address bound (host "127.1" shows 127.0.0.1), valid after bind().
   std::string url() const;
+  // The address bound, valid after bind().
+  const SocketAddress& address() const;
 
   EventHub& events();
 
