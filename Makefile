@@ -153,6 +153,10 @@ device-carry: device-debs
 	@if [ "$(DEVICE_PREBUILT)" = yes ]; then \
 	  LAYERBENCH_TORCH_PYTHON=$(PYTHON) bash scripts/device-build.sh --target layerbench --target test_gpu_bench \
 	    --prebuilt gpu-carry/prebuilt; fi
+	@tree=$$(git ls-files -z --cached --others --exclude-standard | du -cb --files0-from=- 2>/dev/null | tail -n 1 | cut -f1); \
+	  carry=$$(du -sb gpu-carry | cut -f1); \
+	  echo "device-carry: gpu-carry is $$((carry / 1048576)) MiB; with the working tree ($$((tree / 1048576)) MiB) a call carrying it sends $$(((carry + tree) / 1048576)) MiB of the device tool's 64"; \
+	  [ $$((carry + tree)) -le 67108864 ] || { echo "device-carry: over the 64 MiB the device tool sends with a call"; exit 1; }
 
 device-build:
 	@bash scripts/device-build.sh

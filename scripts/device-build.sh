@@ -3,7 +3,8 @@
 # Debian -dev packages and no package registry. Run from the repository root after
 # scripts/fetch-device-debs.sh has filled .deb/ here and the device tool has carried it there.
 #
-#   scripts/device-build.sh [--target TARGET]... [--build-dir DIR] [--no-cuda] [--prebuilt DIR] [--print-hash]
+#   scripts/device-build.sh [--target TARGET]... [--build-dir DIR] [--no-cuda] [--prebuilt DIR] [--prebuilt-only]
+#                           [--print-hash]
 #
 # Each .deb is unpacked with `dpkg -x` into a private prefix (never into /), and CMake, pkg-config and the
 # compiler are pointed at that prefix before anything of the system's; the binaries get an RPATH to the
@@ -11,7 +12,9 @@
 # packages, torch and the targets are those of the last build in DIR (their hash, in DIR/.source-hash).
 # --prebuilt DIR: after the build, DIR gets the stripped binaries, the carried libraries (lib/) and the hash:
 # made on a build machine and carried (gpu-carry/prebuilt), it is used instead of a build where the hash
-# matches and the binary starts. --print-hash prints the hash and exits. Environment overrides:
+# matches and the binary starts; it keeps a copy of .deb/MANIFEST (deb-MANIFEST), so that the hash needs no .deb
+# carried. --prebuilt-only: use the carried prebuilt folder or stop with the reason, never compile (the GPU lease:
+# bench/gpu/run-all.sh). --print-hash prints the hash and exits. Environment overrides:
 #   LAYERBENCH_TORCH_PYTHON   the Python whose torch to build against (default /opt/torch/.venv/bin/python)
 #   LAYERBENCH_DEB_DIR        where the .deb files and their MANIFEST are (default .deb)
 #   LAYERBENCH_PREBUILT       a prebuilt folder to use when it matches (default gpu-carry/prebuilt)
@@ -26,6 +29,7 @@ targets=()
 cuda=yes
 make_prebuilt=
 print_hash=no
+prebuilt_only=no
 use_prebuilt=${LAYERBENCH_PREBUILT:-gpu-carry/prebuilt}
 while (($# > 0)); do
   case "$1" in
@@ -33,8 +37,9 @@ while (($# > 0)); do
     --build-dir) build_dir=$2; shift ;;
     --no-cuda) cuda=no ;;
     --prebuilt) make_prebuilt=$2; shift ;;
+    --prebuilt-only) prebuilt_only=yes ;;
     --print-hash) print_hash=yes ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "device-build: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -48,17 +53,24 @@ fail() {
 }
 
 [[ -f CMakeLists.txt && -d engine ]] || fail "run me from the repository root"
-[[ -f "$deb_dir/MANIFEST" ]] || fail "$deb_dir/MANIFEST is missing: run scripts/fetch-device-debs.sh here first and carry $deb_dir"
+[[ $prebuilt_only == no || -z $make_prebuilt ]] || fail "--prebuilt-only uses a prebuilt folder; --prebuilt makes one: give one of them"
+# The packages' list is part of the hash; a prebuilt folder carries its own copy, for a call without .deb.
+manifest=$deb_dir/MANIFEST
+if [[ ! -f $manifest && -z $make_prebuilt && -f $use_prebuilt/deb-MANIFEST ]]; then
+  manifest=$use_prebuilt/deb-MANIFEST
+fi
+if [[ ! -f $manifest ]]; then
+  [[ $prebuilt_only == no ]] || fail "no prebuilt binaries in $use_prebuilt (no deb-MANIFEST there): make them on the build machine with \`make device-carry DEVICE_PREBUILT=yes\` and carry gpu-carry; nothing is compiled in this mode"
+  fail "$deb_dir/MANIFEST is missing: run scripts/fetch-device-debs.sh here first and carry $deb_dir"
+fi
 [[ -x "$torch_python" ]] || fail "no Python at $torch_python (set LAYERBENCH_TORCH_PYTHON)"
-command -v dpkg > /dev/null || fail "dpkg is not installed"
-command -v g++ > /dev/null || fail "no host C++ compiler (g++) on PATH"
 
 # What shapes the binaries: the sources CMake compiles, the carried packages, torch, the targets and CUDA.
 source_hash() {
   {
     find CMakeLists.txt cmake engine tests fuzz -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \
       -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
-    cat "$deb_dir/MANIFEST"
+    cat "$manifest"
     "$torch_python" -c 'import torch; print(torch.__version__, torch.version.cuda)'
     echo "targets ${targets[*]} cuda $cuda arch $TORCH_CUDA_ARCH_LIST"
   } | sha256sum | cut -d' ' -f1
@@ -79,7 +91,15 @@ fi
 # A prebuilt folder made elsewhere from the same sources: its binaries, once they start here.
 try_prebuilt() {
   local from=$1 torch_lib
-  [[ -f $from/source-hash && $(cat "$from/source-hash") == "$hash" && -x $from/layerbench ]] || return 1
+  if [[ ! -x $from/layerbench || ! -f $from/source-hash ]]; then
+    echo "device-build: no prebuilt binaries in $from"
+    return 1
+  fi
+  if [[ $(cat "$from/source-hash") != "$hash" ]]; then
+    echo "device-build: the prebuilt binaries in $from were built from other sources, packages, torch or targets" \
+      "(hash $(cut -c1-12 "$from/source-hash"), these are ${hash:0:12})"
+    return 1
+  fi
   torch_lib=$("$torch_python" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
   rm -rf "$build_dir/lib" && mkdir -p "$build_dir/tests"
   cp -a "$from/lib" "$build_dir/lib"
@@ -96,6 +116,12 @@ try_prebuilt() {
 if [[ -z $make_prebuilt ]] && try_prebuilt "$use_prebuilt"; then
   exit 0
 fi
+if [[ $prebuilt_only == yes ]]; then
+  fail "no usable prebuilt binaries (above); nothing is compiled in this mode: rebuild them on the build machine with" \
+    "\`make device-carry DEVICE_PREBUILT=yes\` from these sources and carry gpu-carry (or allow a build here: LEASE_BUILD=fallback)"
+fi
+command -v dpkg > /dev/null || fail "dpkg is not installed"
+command -v g++ > /dev/null || fail "no host C++ compiler (g++) on PATH"
 rm -f "$build_dir/.source-hash"
 
 prefix=$build_dir/deps
@@ -224,5 +250,6 @@ if [[ -n $make_prebuilt ]]; then
     [[ -d $dir ]] && find "$dir" -maxdepth 1 -name '*.so*' -exec cp -a {} "$make_prebuilt/lib/" \;
   done
   echo "$hash" > "$make_prebuilt/source-hash"
+  cp "$manifest" "$make_prebuilt/deb-MANIFEST"
   echo "device-build: prebuilt binaries in $make_prebuilt ($(du -sh "$make_prebuilt" | cut -f1)); carry it as gpu-carry/prebuilt"
 fi

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The CUDA path end to end: a small `layerbench run --device cuda`. Needs a GPU; without one it is
 # reported as skipped (exit 77) with the reason.
+#
+#   bench_cuda_check.sh LAYERBENCH [RUN OPTION...]   (more options for the run: the lease's budgets, bench/gpu/run-all.sh)
 set -euo pipefail
 binary=$1
+shift
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "SKIPPED: no NVIDIA GPU on this machine (nvidia-smi finds none); the CUDA path is compiled but not run here"
   exit 77
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$binary" run --device cuda --layers Conv2d,Linear,Dropout --batch-sizes 1,32 --out "$dir/cuda.json"
+"$binary" run --device cuda --layers Conv2d,Linear,Dropout --batch-sizes 1,32 "$@" --out "$dir/cuda.json"
 python3 - "$dir/cuda.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

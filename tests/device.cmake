@@ -19,7 +19,7 @@ layerbench_device_test(flop_counter_layers ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_D
 
 # bench/gpu/*.py on the CPU with tiny settings and hand-made inputs; one CTest test per TestCase.
 foreach(test_case ValidationReportCells ValidationReportFlops ValidationReportPeaks ValidationReportErrors
-                  LayersCatalog PythonTimer FlopCounter)
+                  LayersCatalog PythonTimer FlopCounter ValidationReportRounds ModelsFit)
   layerbench_device_test(gpu_scripts_${test_case}
                          ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/python/test_gpu_scripts.py ${test_case})
 endforeach()
@@ -34,3 +34,14 @@ set_tests_properties(device/build_script PROPERTIES LABELS slow TIMEOUT 900)
 layerbench_device_test(run_all_cpu bash ${CMAKE_SOURCE_DIR}/tests/run_all_check.sh ${CMAKE_SOURCE_DIR}
                        ${CMAKE_BINARY_DIR}/run-all-check ${LAYERBENCH_PYTHON} $<TARGET_FILE:layerbench>)
 set_tests_properties(device/run_all_cpu PROPERTIES TIMEOUT 900)
+
+# The 15-minute GPU lease (bench/gpu/run-all.sh lease) rehearsed on the CPU: its plan fits and a longer one is
+# refused; a non-Hopper GPU and a missing prebuilt binary are refused; the whole plan on a tiny matrix; a call killed
+# at its limit, finished by a shorter second call from the archive that came back.
+layerbench_device_test(lease_plan bash ${CMAKE_SOURCE_DIR}/tests/lease_check.sh plan ${CMAKE_SOURCE_DIR}
+                       ${CMAKE_BINARY_DIR}/lease-plan ${LAYERBENCH_PYTHON} $<TARGET_FILE:layerbench>)
+foreach(mode rehearsal resume)
+  layerbench_device_test(lease_${mode} bash ${CMAKE_SOURCE_DIR}/tests/lease_check.sh ${mode} ${CMAKE_SOURCE_DIR}
+                         ${CMAKE_BINARY_DIR}/lease-${mode} ${LAYERBENCH_PYTHON} $<TARGET_FILE:layerbench>)
+  set_tests_properties(device/lease_${mode} PROPERTIES TIMEOUT 300)
+endforeach()

@@ -5,7 +5,7 @@
 #
 # Then: a second build of unchanged sources is skipped (their hash); the carried runtime libraries' folders
 # are in the binaries' RPATH; and a prebuilt folder of the same hash (here, LAYERBENCH's binary) is used in
-# place of a build once it starts.
+# place of a build once it starts; --prebuilt-only (the lease) uses it without .deb, and refuses a stale one.
 #
 #   device_build_check.sh SOURCE_DIR WORK_DIR PYTHON [LAYERBENCH]
 set -euo pipefail
@@ -93,4 +93,24 @@ if [[ -x $binary ]] && "$binary" layers > /dev/null 2>&1; then
   grep -q "using the prebuilt binaries" "$work.prebuilt.log" || { cat "$work.prebuilt.log"; exit 1; }
   "$work/from-prebuilt/layerbench" layers > /dev/null
   echo "device_build_check: a second build was skipped; the prebuilt binary was used"
+
+  # The lease's mode (--prebuilt-only): no .deb carried, the prebuilt folder's copy of the MANIFEST gives the
+  # hash; a prebuilt folder of other sources is refused and nothing compiled.
+  cp "$deb_dir/MANIFEST" "$prebuilt/deb-MANIFEST"
+  mkdir -p "$work/no-debs"
+  only() {
+    LAYERBENCH_DEB_DIR=$work/no-debs LAYERBENCH_TORCH_PYTHON=$python LAYERBENCH_PREBUILT=$prebuilt scripts/device-build.sh \
+      --prebuilt-only --build-dir "$work/prebuilt-only" --target layerbench "${cuda_args[@]}"
+  }
+  rm -rf "$work/prebuilt-only"
+  only > "$work.only.log" 2>&1 || { cat "$work.only.log"; echo "device_build_check: --prebuilt-only did not use the prebuilt folder"; exit 1; }
+  grep -q "using the prebuilt binaries" "$work.only.log"
+  echo stale > "$prebuilt/source-hash"
+  rm -rf "$work/prebuilt-only"
+  status=0
+  only > "$work.only.log" 2>&1 || status=$?
+  ((status == 1)) && grep -q "were built from other sources" "$work.only.log" && grep -q "nothing is compiled" "$work.only.log" \
+    || { cat "$work.only.log"; echo "device_build_check: --prebuilt-only must refuse a stale prebuilt folder"; exit 1; }
+  [[ ! -e $work/prebuilt-only/deps ]] || { echo "device_build_check: --prebuilt-only unpacked packages"; exit 1; }
+  echo "device_build_check: --prebuilt-only used the prebuilt folder without .deb, and refused a stale one"
 fi

@@ -32,26 +32,16 @@ env "${common[@]}" OUT=$work WORK=$work PACK=no RUNS=3 LAYERS=Linear,Dropout BAT
   RUN_ARGS="--cell-budget 0.5 --max-samples 20" bench/gpu/run-all.sh runs timer flops report
 
 # ---- 2. a call killed mid-round, and the next lease resuming from its archive ----------------------------------
-cells_in() { # the number of cells in a dataset or checkpoint, 0 when it is absent
-  "$python" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$1" 2> /dev/null || echo 0
-}
+source tests/device_call_lib.sh
 round=(LAYERS=Linear,Dropout,LayerNorm BATCH_SIZES=1,2 RUNS=1 PARITY_ID=parity-check PACK_EVERY=1)
 setsid env "${common[@]}" "${round[@]}" OUT=$work.call1 WORK=$work/lease1 bench/gpu/run-all.sh round1 parity \
   > "$work.call1.stdout" 2>&1 &
 call=$!
 # Killed once the LayerBench side has saved two cells and a pack has taken them.
-for _ in $(seq 600); do
-  if (($(cells_in "$work/lease1/run-1.json.partial") >= 2)) && [[ -f $work.call1/gpu-results.tar.gz ]] \
-     && tar tzf "$work.call1/gpu-results.tar.gz" 2> /dev/null | grep -q 'run-1.json.partial$'; then
-    break
-  fi
-  kill -0 "$call" 2> /dev/null || { cat "$work.call1.stdout"; echo "run_all_check: the call ended before it was killed"; exit 1; }
-  sleep 0.2
-done
-# Everything the call started, as the device tool ends a command at its limit (the steps run in process
-# groups of their own, under timeout, but in the call's session).
-pkill -KILL -s "$call" || true
-wait "$call" 2> /dev/null || true
+two_cells_packed() {
+  (($(cells_in "$work/lease1/run-1.json.partial") >= 2)) && packed "$work.call1/gpu-results.tar.gz" 'run-1.json.partial$'
+}
+kill_when "$call" "$work.call1.stdout" two_cells_packed
 mkdir -p "$work/unpacked1"
 tar xzf "$work.call1/gpu-results.tar.gz" -C "$work/unpacked1"
 packed=$(cells_in "$work/unpacked1/run-1.json.partial")

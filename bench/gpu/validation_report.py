@@ -156,6 +156,22 @@ def coefficient_of_variation(values: List[float]) -> Optional[float]:
     return statistics.stdev(values) / statistics.mean(values)
 
 
+def timer_from_rounds(folder: str) -> dict:
+    """The Python timer's place taken by the parity rounds' torch.utils.benchmark sides (python-N.json,
+    {"layer@batch": median_ms}), as the lease measures them: per cell the median over the rounds."""
+    rounds = sorted(Path(folder).glob("python-*.json"))
+    if not rounds:
+        raise ReportError(f"{folder}: no python-N.json (the parity rounds' Python sides) to stand in for the timer")
+    medians: Dict[Tuple[str, int], List[float]] = {}
+    for path in rounds:
+        for cell, median in load_json(str(path), "parity round's Python side").items():
+            layer, batch = cell.rsplit("@", 1)
+            medians.setdefault((layer, int(batch)), []).append(float(median))
+    return {"tool": f"bench/parity/parity.py rounds ({len(rounds)}: {', '.join(p.name for p in rounds)})",
+            "cells": [{"layer": layer, "batch_size": batch, "status": "ok", "median_ms": statistics.median(values)}
+                      for (layer, batch), values in sorted(medians.items())]}
+
+
 def timer_cells(timer: dict, path: str) -> Dict[Tuple[str, int], dict]:
     cells = {}
     for i, cell in enumerate(require(timer, path, "/cells", list)):
@@ -294,15 +310,16 @@ def build_report(args) -> dict:
         raise ReportError("the runs were measured on different devices ("
                           + ", ".join(f"{Path(run.path).name}: {run.device}" for run in runs)
                           + "); report each device's runs apart")
-    timer = load_json(args.python_timer, "Python timer output")
+    timer = (load_json(args.python_timer, "Python timer output") if args.python_timer
+             else timer_from_rounds(args.python_rounds))
     counted = load_json(args.flops, "FlopCounterMode output")
     peak = find_peak(runs[0].device)
-    cells = compare_cells(runs, timer_cells(timer, args.python_timer), peak)
+    cells = compare_cells(runs, timer_cells(timer, args.python_timer or args.python_rounds), peak)
     flops = compare_flops(runs[0], counted, args.flops)
     cvs = [row["cross_run_cv"] for row in cells if row.get("cross_run_cv") is not None]
     return {
         "generated_by": "bench/gpu/validation_report.py",
-        "inputs": {"runs": args.run, "python_timer": args.python_timer, "flops": args.flops},
+        "inputs": {"runs": args.run, "python_timer": args.python_timer or args.python_rounds, "flops": args.flops},
         "ratio_band": list(RATIO_BAND),
         "peak": peak,
         "runs": [run.summary() for run in runs],
@@ -400,7 +417,10 @@ def render_markdown(report: dict) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--run", action="append", required=True, help="a layerbench dataset; repeat per run")
-    parser.add_argument("--python-timer", required=True, help="output of python_timer.py")
+    timer = parser.add_mutually_exclusive_group(required=True)
+    timer.add_argument("--python-timer", help="output of python_timer.py")
+    timer.add_argument("--python-rounds", metavar="DIR",
+                       help="instead: the parity rounds' python-N.json in DIR, the median over rounds per cell")
     parser.add_argument("--flops", required=True, help="output of flop_counter.py")
     parser.add_argument("--out-json", required=True)
     parser.add_argument("--out-md", required=True)

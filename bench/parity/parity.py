@@ -220,6 +220,8 @@ def run_layerbench(args, out: Path) -> None:
                args.batch_sizes, "--cpu-memory", args.cpu_memory, "--out", str(out)]
     if args.layers != "all":
         command += ["--layers", args.layers]
+    # The lease's CUDA budgets (bench/gpu/run-all.sh): options that only shape how `layerbench run` samples.
+    command += shlex.split(args.run_args)
     if Path(str(out) + ".partial").exists():
         command.append("--resume")
     done = run_child(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -345,6 +347,8 @@ def main() -> int:
     parser.add_argument("--cpu-memory", default="steady-state", choices=sorted(POLICIES))
     parser.add_argument("--min-run-time", type=float, default=1.0, help="Python: blocked_autorange seconds per cell")
     parser.add_argument("--binary", default=str(SOURCE_DIR / "build" / "layerbench"))
+    parser.add_argument("--run-args", default="",
+                        help="more options for each `layerbench run` (one string, split as a shell would), e.g. budgets")
     parser.add_argument("--id", default=None, help="default parity-<device>")
     parser.add_argument("--title", default=None)
     parser.add_argument("--out", help="file to write (default data/validation/<id>.json)")

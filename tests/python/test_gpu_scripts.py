@@ -318,5 +318,66 @@ class FlopCounter(unittest.TestCase):
         self.assertEqual(counted["Dropout"]["decomposed"]["flops_per_sample"], 0)
 
 
+class ValidationReportRounds(unittest.TestCase):
+    """The lease runs no timer step: the parity rounds' Python sides stand in for it (--python-rounds)."""
+
+    def test_median_over_the_rounds_is_the_python_median(self):
+        with tempfile.TemporaryDirectory() as folder:
+            inputs = Inputs(folder)
+            for number, linear in ((1, 0.098), (2, 0.100), (3, 0.104)):
+                (Path(folder) / f"python-{number}.json").write_text(
+                    json.dumps({"Linear@8": linear, "Conv2d@8": 0.2, "Dropout@8": 0.01}))
+            arguments = [str(a) for a in inputs.arguments()]
+            at = arguments.index("--python-timer")
+            arguments[at:at + 2] = ["--python-rounds", folder]
+            result = run_script("validation_report.py", *arguments)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            report = json.loads((Path(folder) / "v.json").read_text())
+        linear = report["cells"][0]
+        self.assertEqual((linear["layer"], linear["batch_size"]), ("Linear", 8))
+        self.assertAlmostEqual(linear["ratio"], 1.0)
+        self.assertIn("python-1.json, python-2.json, python-3.json", report["python_timer"]["tool"])
+
+    def test_a_folder_without_rounds_is_named(self):
+        with tempfile.TemporaryDirectory() as folder:
+            arguments = [str(a) for a in Inputs(folder).arguments()]
+            at = arguments.index("--python-timer")
+            arguments[at:at + 2] = ["--python-rounds", folder]
+            result = run_script("validation_report.py", *arguments)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("no python-N.json", result.stderr)
+
+
+class ModelsFit(unittest.TestCase):
+    """The lease's batch per model and mode (bench/gpu/models_fit.py)."""
+
+    H100 = 81559 * 2**20  # MiB, as nvidia-smi showed an H100 80GB HBM3 here (the device tool's KINDS.md)
+    H200 = 143771 * 2**20
+
+    def fit(self, memory, seconds=0):
+        import models_fit
+        return {(model, mode): batch for model, mode, batch in
+                models_fit.fit(["ResNet50", "BertBase", "BertLarge"], memory, 512, seconds)}
+
+    def test_memory_alone_gives_the_largest_power_of_two_that_fits(self):
+        h100, h200 = self.fit(self.H100), self.fit(self.H200)
+        self.assertEqual(h100[("BertLarge", "train")], 256)
+        self.assertEqual(h200[("BertLarge", "train")], 512)
+        self.assertEqual(h100[("ResNet50", "inference_mode")], 512)
+
+    def test_the_time_cap_narrows_the_slow_cells_only(self):
+        capped = self.fit(self.H100, seconds=12)
+        self.assertEqual(capped[("BertLarge", "inference_mode")], 64)
+        self.assertEqual(capped[("ResNet50", "train")], 512)
+        import models_fit
+        for (model, mode), batch in capped.items():
+            self.assertLessEqual(max(models_fit.cell_seconds(model, mode, p, batch) for p in models_fit.PRECISIONS), 12)
+
+    def test_a_model_without_memory_figures_is_named(self):
+        result = run_script("models_fit.py", "--models", "BertTiny", "--memory-bytes", "1e9")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("no peak memory of BertTiny", result.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
