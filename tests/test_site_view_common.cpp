@@ -188,19 +188,42 @@ TEST_CASE("site::settings_page")
   }
 }
 
+TEST_CASE("site::speed_class_for_ms")
+{
+  CHECK(site::speed_class_for_ms(0.012) == "Very Fast");
+  CHECK(site::speed_class_for_ms(0.1) == "Fast");
+  CHECK(site::speed_class_for_ms(0.999) == "Fast");
+  CHECK(site::speed_class_for_ms(1.0) == "Medium");
+  CHECK(site::speed_class_for_ms(9.99) == "Medium");
+  CHECK(site::speed_class_for_ms(10.0) == "Slow");
+  CHECK(site::speed_class_for_ms(100.0) == "Very Slow");
+}
+
 TEST_CASE("site::speed_class_text")
 {
-  SUBCASE("a lone layer is not called Fastest")
+  SUBCASE("a layer keeps its class when only the fastest layer moves")
   {
-    dataset::Dataset d = judged({"Linear"}, {1});
-    d.layers[0].speed_class = "Fastest";
-    CHECK(site::speed_class_text(d, d.layers[0]) == "—");
+    // Issue 35: Conv2d 8.59 ms beside Dropout at 0.012 ms, and 9.02 ms beside Dropout at 0.147 ms, were
+    // "Slow" and "Medium" by their ratio to the fastest layer. The file's stored classes are that rule's.
+    dataset::Dataset a = judged({"Conv2d", "Dropout"}, {32});
+    test::cell_of(a, "Conv2d", 32).stats = test::quartiles(8.59, 8.5, 8.7);
+    test::cell_of(a, "Dropout", 32).stats = test::quartiles(0.012, 0.0118, 0.0122);
+    a.layers[0].speed_class = "Slow";
+    dataset::Dataset b = judged({"Conv2d", "Dropout"}, {32});
+    test::cell_of(b, "Conv2d", 32).stats = test::quartiles(9.02, 8.9, 9.1);
+    test::cell_of(b, "Dropout", 32).stats = test::quartiles(0.147, 0.145, 0.149);
+    b.layers[0].speed_class = "Medium";
+    CHECK(site::speed_class_text(a, a.layers[0]) == "Medium");
+    CHECK(site::speed_class_text(b, b.layers[0]) == "Medium");
+    CHECK(site::speed_class_text(a, a.layers[1]) == "Very Fast");
+    CHECK(site::speed_class_text(b, b.layers[1]) == "Fast");
   }
-  SUBCASE("two layers keep their classes")
+  SUBCASE("a lone layer has its class, and a layer without a median at the reference batch has none")
   {
-    dataset::Dataset d = judged({"Linear", "Dropout"}, {1});
-    d.layers[0].speed_class = "Fast";
-    CHECK(site::speed_class_text(d, d.layers[0]) == "Fast");
+    dataset::Dataset d = judged({"Linear"}, {32});
+    CHECK(site::speed_class_text(d, d.layers[0]) == "Medium"); // 1 ms
+    test::cell_of(d, "Linear", 32) = test::skipped_cell("Linear", 32, "out of memory");
+    CHECK(site::speed_class_text(d, d.layers[0]) == "—");
   }
   SUBCASE("a reference's label is marked as the page's own")
   {
@@ -208,6 +231,16 @@ TEST_CASE("site::speed_class_text")
     d.kind = dataset::Kind::published_reference;
     d.layers[0].speed_class = "Fast";
     CHECK(site::speed_class_text(d, d.layers[0]) == "Fast (the source page's label, not LayerBench's rule)");
+  }
+  SUBCASE("the home page states the fixed thresholds under the table, and the layer page under its own")
+  {
+    const auto pages = site::build_pages(site_of(judged({"Linear", "Dropout"}, {1, 32})));
+    const Data& section = page(pages, "index.html").view.get("results")->list_value().front();
+    const std::string rule = text(section, "speed_rule");
+    CHECK(rule.find("the median at batch size 32") != std::string::npos);
+    CHECK(rule.find("under 1 ms Fast, under 10 ms Medium, under 100 ms Slow, else Very Slow") != std::string::npos);
+    CHECK(text(page(pages, "layers/Linear.html").view, "speed_rule") == rule);
+    CHECK(text(section.get("rows")->list_value().front(), "speed") == "Medium");
   }
 }
 

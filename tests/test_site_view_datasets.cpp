@@ -124,3 +124,76 @@ TEST_CASE("site::methodology_page")
     CHECK(memory_policy_row(data) == "steady-state: freed memory is reused");
   }
 }
+
+namespace {
+
+// Every label and value of one rows block ("methodology", "environment", "provenance") of the
+// methodology page's settings, as "label: value" lines.
+std::string rows_text(const Data& block)
+{
+  std::string text;
+  for (const auto& row : block.get("rows")->list_value()) {
+    text += row.get("label")->string_value() + ": " + row.get("value")->string_value() + "\n";
+  }
+  return text;
+}
+
+layerbench::dataset::Dataset with_cuda_clauses(const std::string& device_type)
+{
+  auto data = test::measured({"Linear", "Dropout"}, {1, 8});
+  data.environment->device.type = device_type;
+  data.methodology->precision = "float32 tensors. In force during this run: CPU (oneDNN): matmul ieee; CUDA (cuBLAS, cuDNN): "
+                                "matmul ieee. The CPU's other kernels compute in IEEE fp32.";
+  data.methodology->dispatch = "each layer runs the ATen operators. Every profile is taken after the timings: on CUDA a "
+                               "profiler session leaves CUPTI attached.";
+  return data;
+}
+
+} // namespace
+
+TEST_CASE("site::methodology_page for a device type")
+{
+  SUBCASE("a dataset measured on a CPU is described without CUDA events, cuDNN switches or CUDA clauses")
+  {
+    const Data view = test::page_view(with_cuda_clauses("cpu"), "methodology.html");
+    CHECK(view.get("timed_on_gpu")->is_false());
+    const std::string settings = rows_text(*view.get("settings")->get("methodology")) + rows_text(*view.get("settings")->get("environment"));
+    CHECK(settings.find("CUDA") == std::string::npos);
+    CHECK(settings.find("cuDNN") == std::string::npos);
+    CHECK(settings.find("CPU (oneDNN): matmul ieee. The CPU's other kernels compute in IEEE fp32.") != std::string::npos);
+    CHECK(settings.find("Every profile is taken after the timings.") != std::string::npos);
+  }
+  SUBCASE("a dataset measured on CUDA keeps them")
+  {
+    const Data view = test::page_view(with_cuda_clauses("cuda"), "methodology.html");
+    CHECK(!view.get("timed_on_gpu")->is_false());
+    const std::string settings = rows_text(*view.get("settings")->get("methodology")) + rows_text(*view.get("settings")->get("environment"));
+    CHECK(settings.find("CUDA (cuBLAS, cuDNN): matmul ieee") != std::string::npos);
+    CHECK(settings.find("on CUDA a profiler session leaves CUPTI attached") != std::string::npos);
+    CHECK(settings.find("cuDNN benchmark mode: no") != std::string::npos);
+  }
+}
+
+TEST_CASE("site::datasets_page provenance of a transcription")
+{
+  auto data = test::measured({"Linear", "Dropout"}, {1, 8});
+  data.kind = layerbench::dataset::Kind::published_reference;
+  data.environment.reset();
+  data.provenance.tool = "layerbench";
+  data.provenance.git_commit = "ff69ab35e871d8ff3371afff978875fe225960b3-dirty";
+  data.provenance.command_line = "python3 data/reference/transcribe_seed.py ../shared/seeds/000_3d1e0c631eabe186.txt "
+                                 "build-dataset/layerbench /tmp/a100-reference-run.json";
+  const Data view = test::page_view(data, "datasets.html");
+  const std::string provenance = rows_text(*view.get("blocks")->list_value().front().get("provenance"));
+  SUBCASE("names the script that copied the page's figures")
+  {
+    CHECK(provenance.find("Transcribed with: data/reference/transcribe_seed.py (layerbench 0.1.0), from a copy of the source page")
+          != std::string::npos);
+  }
+  SUBCASE("shows no scratch file, seed name or uncommitted working tree of the machine that ran it")
+  {
+    for (const std::string hidden : {"000_3d1e0c631eabe186", "a100-reference-run", "uncommitted", "-dirty", "build-dataset"}) {
+      CHECK_MESSAGE(provenance.find(hidden) == std::string::npos, provenance << " shows " << hidden);
+    }
+  }
+}

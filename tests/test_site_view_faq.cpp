@@ -3,6 +3,7 @@
 // Every subcase plants data that breaks one condition and checks that its sentence goes. The numbers
 // are test inputs, not measurements.
 #include "site/view_model.hpp"
+#include "site/view_pages.hpp"
 
 #include "test_site_fixture.hpp"
 
@@ -105,6 +106,26 @@ TEST_CASE("site::faq_page")
     test::set_layer(d, "Conv1d", 100, 2e8, 2e6, 42.0); // about Conv2d's time: nothing to explain
     CHECK(answer(faq_view(d), "convolutions").is_false());
   }
+  SUBCASE("two convolutions' FLOPs are called similar only within the stated ratio")
+  {
+    dataset::Dataset d = roofline_dataset(); // Conv1d does 2x Conv2d's FLOPs
+    const Data apart = answer(faq_view(d), "convolutions");
+    CHECK(!flag(apart, "similar"));
+    CHECK(apart.get("similar_within")->string_value() == "1.25×");
+    CHECK(apart.get("flop_ratio")->string_value() == "2×");
+    test::set_layer(d, "Conv1d", 100, 1.2e8, 1.2e6, 80.0); // 1.2x the FLOPs, still twice the time
+    const Data close = answer(faq_view(d), "convolutions");
+    CHECK(flag(close, "similar"));
+    CHECK(close.get("flop_ratio")->string_value() == "1.2×");
+  }
+  SUBCASE("TransformerEncoder is called slower than Dropout only while its median is the larger")
+  {
+    dataset::Dataset d = test::measured({"TransformerEncoder", "Dropout"}, {8});
+    test::cell_of(d, "TransformerEncoder", 8).stats = test::quartiles(50.0, 49.0, 51.0);
+    CHECK(flag(*faq_view(d).get("transformer"), "slower"));
+    test::cell_of(d, "TransformerEncoder", 8).stats = test::quartiles(0.5, 0.49, 0.51);
+    CHECK(!flag(*faq_view(d).get("transformer"), "slower"));
+  }
   SUBCASE("\"a larger batch processes more samples per second\" is said of every layer only when every layer does")
   {
     dataset::Dataset d = test::measured({"Linear", "Dropout"}, {1, 8});
@@ -137,5 +158,67 @@ TEST_CASE("site::faq_page")
     CHECK(flag(*faq_view(d).get("transformer"), "is_slowest"));
     test::cell_of(d, "LSTM", 8).stats = test::quartiles(90.0, 89.0, 91.0);
     CHECK(!flag(*faq_view(d).get("transformer"), "is_slowest"));
+  }
+}
+
+namespace {
+
+// Linear and GRU at batch 8, the baseline (inference mode) at 1 ms, and a no_grad corner taking `no_grad_ms`.
+dataset::Dataset settings_dataset(double no_grad_ms)
+{
+  dataset::Dataset d = test::measured({"Linear", "GRU"}, {8});
+  d.methodology->axes.set(dataset::k_mode, {dataset::GradMode::inference_mode, dataset::GradMode::no_grad});
+  dataset::Axes no_grad;
+  no_grad.set(dataset::k_mode, dataset::GradMode::no_grad);
+  for (const char* layer : {"Linear", "GRU"}) {
+    auto cell = test::timed_cell(layer, 8, test::quartiles(no_grad_ms, no_grad_ms * 0.99, no_grad_ms * 1.01));
+    cell.axes = no_grad;
+    d.results.push_back(cell);
+  }
+  for (auto& cell : d.results) {
+    cell.stats->noise = 0.02; // below the least change that counts (5%)
+  }
+  return d;
+}
+
+std::string setting_of(const dataset::Dataset& d, const std::string& layer)
+{
+  site::SiteData data;
+  site::SiteDataset entry;
+  entry.slug = d.id + "-v1";
+  entry.data = d;
+  data.datasets.push_back(entry);
+  const Data answer = site::settings_answer(data);
+  REQUIRE(answer.is_object());
+  for (const auto& row : answer.get("rows")->list_value()) {
+    if (row.get("layer")->string_value() == layer) {
+      return row.get("setting")->string_value();
+    }
+  }
+  FAIL("no row for " << layer);
+  return "";
+}
+
+} // namespace
+
+TEST_CASE("site::settings_answer")
+{
+  SUBCASE("a setting beyond the noise is named as the best, with its speedup")
+  {
+    CHECK(setting_of(settings_dataset(0.5), "GRU") == "no_grad (2×)");
+  }
+  SUBCASE("a speedup within the noise is not called a help")
+  {
+    const std::string text = setting_of(settings_dataset(0.98), "GRU");
+    CHECK(text.rfind("none beyond the noise", 0) == 0);
+    CHECK(text.find("1.02×") != std::string::npos);
+  }
+  SUBCASE("a slowdown is never the best setting: none helps")
+  {
+    // Issue 35: "best no_grad (0.836×)" was a slowdown.
+    const std::string text = setting_of(settings_dataset(1.0 / 0.836), "GRU");
+    CHECK(text.rfind("none helps", 0) == 0);
+    CHECK(text.find("best") == std::string::npos);
+    CHECK(text.find("0.836×") != std::string::npos);
   }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/site_data.hpp"
 
+#include "dataset/axes.hpp"
 #include "dataset/catalog.hpp"
 #include "dataset/data_folder.hpp"
 #include "dataset/io.hpp"
@@ -56,6 +57,93 @@ void disambiguate_labels(std::vector<SiteDataset>& datasets)
   for (auto& entry : datasets) {
     if (uses[entry.label] > 1) {
       entry.label += " v" + std::to_string(entry.data.version);
+    }
+  }
+}
+
+// " (local run)" is what `run` titles an unpublished run: once published, a dataset is not one, and the
+// site marks a run that is (dataset_full_title) itself.
+std::string published_title(const SiteDataset& entry)
+{
+  const std::string local = " (local run)";
+  const std::string& title = entry.data.title;
+  const bool ends_local = title.size() > local.size() && title.compare(title.size() - local.size(), local.size(), local) == 0;
+  return ends_local ? title.substr(0, title.size() - local.size()) : title;
+}
+
+std::string settings_text(const dataset::Dataset& data)
+{
+  if (!data.methodology || data.methodology->axes.is_reference()) {
+    return "reference settings";
+  }
+  std::string text;
+  for (const auto& axis : dataset::axis_table()) {
+    const auto values = dataset::grid_values(data.methodology->axes, axis.name);
+    if (values.size() > 1 || (values.size() == 1 && values.front() != axis.values.front())) {
+      std::string joined;
+      for (const auto& value : values) {
+        joined += (joined.empty() ? "" : "/") + value;
+      }
+      text += (text.empty() ? "" : ", ") + axis.name + " " + joined;
+    }
+  }
+  return text;
+}
+
+std::string batches_text(const dataset::Dataset& data)
+{
+  const auto batches = batch_sizes(data);
+  if (batches.empty()) {
+    return "";
+  }
+  return batches.size() == 1 ? "batch size " + std::to_string(batches.front())
+                             : "batch sizes " + std::to_string(batches.front()) + "–" + std::to_string(batches.back());
+}
+
+// The facts a title may lack, in the order a title names them: torch release, threads, settings, rounds
+// and batch sizes. Empty where the file does not say.
+std::vector<std::string> title_facts(const dataset::Dataset& data)
+{
+  const auto& env = data.environment;
+  const std::string torch = env ? env->torch_version.substr(0, env->torch_version.find('+')) : "";
+  const bool measured = data.kind == dataset::Kind::measured;
+  return {torch.empty() ? "" : "torch " + torch,
+          env && env->threads > 0 ? util::format_count(env->threads, "thread") : "",
+          measured ? settings_text(data) : "",
+          measured ? (data.rounds ? util::format_count(data.rounds->count, "round") : std::string("one round")) : "",
+          batches_text(data)};
+}
+
+// Datasets of one title (a script titles each release it measures alike) are told apart by each fact in
+// which they differ; versions of one id that agree on every fact are told apart by their version, which
+// the full title adds.
+void distinguish_titles(std::vector<SiteDataset>& datasets)
+{
+  std::map<std::string, std::vector<SiteDataset*>> by_title;
+  for (auto& entry : datasets) {
+    entry.title = published_title(entry);
+    by_title[entry.title].push_back(&entry);
+  }
+  for (auto& [title, group] : by_title) {
+    if (group.size() < 2) {
+      continue;
+    }
+    const size_t count = title_facts(group.front()->data).size();
+    std::vector<bool> differs(count, false);
+    for (size_t fact = 0; fact < count; ++fact) {
+      for (const SiteDataset* entry : group) {
+        differs[fact] = differs[fact] || title_facts(entry->data)[fact] != title_facts(group.front()->data)[fact];
+      }
+    }
+    for (SiteDataset* entry : group) {
+      const auto facts = title_facts(entry->data);
+      std::string added;
+      for (size_t fact = 0; fact < count; ++fact) {
+        if (differs[fact] && !facts[fact].empty()) {
+          added += ", " + facts[fact];
+        }
+      }
+      entry->title += added;
     }
   }
 }
@@ -268,6 +356,7 @@ SiteData load_site_data(const RenderOptions& options)
     loaded.push_back(load_local(file));
   }
   disambiguate_labels(loaded);
+  distinguish_titles(loaded);
   SiteData site;
   split_models(std::move(loaded), site);
   if (site.datasets.empty()) {

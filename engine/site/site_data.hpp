@@ -23,6 +23,10 @@ struct SiteDataset
   std::string sha256;
   std::string slug; // "<id>-v<version>": file names on the site
   std::string label; // the catalog's short name, with " vN" where two datasets share it
+  // The title the site shows: the file's, with what tells it from the other datasets of the same title
+  // (their release, threads, settings, rounds, batch sizes) where several share it; empty in hand-made
+  // entries, which show the file's (dataset_title in view_common.hpp).
+  std::string title;
   DatasetOrigin origin = DatasetOrigin::published;
   // The whole file as parsed, layers and models alike, where `data` holds a part of it: for the
   // downloads and what the datasets page says the file holds.

@@ -421,41 +421,16 @@ bool replaced_on_site(const SiteData& site, const SiteDataset& entry)
   });
 }
 
-std::vector<size_t> newest_per_device(const SiteData& site)
-{
-  std::vector<size_t> chosen;
-  const auto better = [&](size_t a, size_t b) {
-    const auto& x = site.datasets[a].data;
-    const auto& y = site.datasets[b].data;
-    const size_t x_batches = batch_sizes(x).size();
-    const size_t y_batches = batch_sizes(y).size();
-    return x_batches != y_batches ? x_batches > y_batches : x.created > y.created;
-  };
-  for (size_t i = 0; i < site.datasets.size(); ++i) {
-    const SiteDataset& entry = site.datasets[i];
-    if (entry.origin == DatasetOrigin::published && replaced_on_site(site, entry)) {
-      continue;
-    }
-    const auto same_device = std::find_if(chosen.begin(), chosen.end(), [&](size_t j) {
-      return site.datasets[j].origin == entry.origin && device_text(site.datasets[j].data) == device_text(entry.data);
-    });
-    if (same_device == chosen.end()) {
-      chosen.push_back(i);
-    } else if (better(i, *same_device)) {
-      *same_device = i;
-    }
-  }
-  return chosen;
-}
-
 std::string dataset_label(const SiteDataset& entry)
 {
   return entry.origin == DatasetOrigin::local ? entry.label + " (local run)" : entry.label;
 }
 
+std::string dataset_title(const SiteDataset& entry) { return entry.title.empty() ? entry.data.title : entry.title; }
+
 std::string dataset_full_title(const SiteDataset& entry)
 {
-  std::string title = entry.data.title + " · v" + std::to_string(entry.data.version);
+  std::string title = dataset_title(entry) + " · v" + std::to_string(entry.data.version);
   return entry.origin == DatasetOrigin::local ? title + " (local run)" : title;
 }
 
@@ -489,7 +464,7 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root)
   Data view = object();
   view.set("id", data.id);
   view.set("version", std::to_string(data.version));
-  view.set("title", data.title);
+  view.set("title", dataset_title(entry));
   view.set("label", dataset_label(entry));
   view.set("full_title", dataset_full_title(entry));
   view.set("anchor", entry.slug);
@@ -636,22 +611,50 @@ Data reference_issue_blocks(const SiteData& site, const std::string& layer)
 
 namespace {
 
-size_t timed_layers(const Dataset& data, int batch)
+struct SpeedThreshold
 {
-  return static_cast<size_t>(std::count_if(data.layers.begin(), data.layers.end(), [&](const dataset::Layer& layer) {
-    return median_ms(data, layer.name, batch).has_value();
-  }));
-}
+  double below_ms;
+  const char* name;
+};
+
+// Fixed times, a decade apart, at the reference batch: a class compares a layer with these, not with
+// the dataset's fastest layer, so it changes only where the layer's own time crosses one (a class
+// relative to the fastest layer moved Conv2d from Medium to Slow when Dropout alone got faster).
+constexpr SpeedThreshold k_speed_thresholds[] = {
+  {0.1, "Very Fast"}, {1.0, "Fast"}, {10.0, "Medium"}, {100.0, "Slow"}};
+constexpr const char* k_slowest_class = "Very Slow";
 
 } // namespace
 
+std::string speed_class_for_ms(double ms)
+{
+  for (const auto& threshold : k_speed_thresholds) {
+    if (ms < threshold.below_ms) {
+      return threshold.name;
+    }
+  }
+  return k_slowest_class;
+}
+
+std::string speed_rule_text(int batch)
+{
+  std::string text = "Speed: the median at batch size " + std::to_string(batch)
+                     + " (a dataset without it: its largest batch size) against fixed thresholds: ";
+  for (const auto& threshold : k_speed_thresholds) {
+    text += std::string("under ") + trimmed_significant(threshold.below_ms, 3) + " ms " + threshold.name + ", ";
+  }
+  return text + "else " + k_slowest_class + ". The thresholds do not move with the fastest layer, "
+         + "so a class changes only where the layer's own time crosses one.";
+}
+
 std::string speed_class_of(const Dataset& data, const dataset::Layer& layer)
 {
-  // A class compares a layer with the others: with one layer timed there is nothing to compare.
-  if (layer.speed_class.empty() || timed_layers(data, dataset::reference_batch(data)) < 2) {
-    return k_missing;
+  // A transcribed page's labels are its own; they are shown as given.
+  if (data.kind == dataset::Kind::published_reference) {
+    return layer.speed_class.empty() ? std::string(k_missing) : layer.speed_class;
   }
-  return layer.speed_class;
+  const auto ms = median_ms(data, layer.name, dataset::reference_batch(data));
+  return ms ? speed_class_for_ms(*ms) : std::string(k_missing);
 }
 
 std::string speed_class_text(const Dataset& data, const dataset::Layer& layer)

@@ -75,14 +75,12 @@ std::vector<std::string> layer_order(const SiteData& site);
 
 // Whether a published dataset on the site replaces this one (a newer version of it).
 bool replaced_on_site(const SiteData& site, const SiteDataset& entry);
-// One dataset per device, in site order, for charts and answers that are not about versions: versions
-// that another replaces are left out, and of several datasets on one device the one with the most batch
-// sizes (then the newest) stands for it. A local run is never merged with a published one.
-std::vector<size_t> newest_per_device(const SiteData& site);
 
 // The catalog's short label ("2-vCPU Xeon", "A100 reference"), for running text, captions, legends
 // and compare headings; the full title ("<title> · v1") is for the datasets page.
 std::string dataset_label(const SiteDataset& entry);
+// The title the site shows (SiteDataset::title), the file's where none was worked out.
+std::string dataset_title(const SiteDataset& entry);
 std::string dataset_full_title(const SiteDataset& entry);
 std::string device_text(const dataset::Dataset& data);
 // What of a recorded command line a page may show: absolute paths and paths that leave the repository
@@ -103,8 +101,13 @@ Data known_issues(const SiteData& site, const std::string& dataset_id, const std
 // known_issues of every published reference (that has `layer`, unless empty), each with its "dataset" label.
 Data reference_issue_blocks(const SiteData& site, const std::string& layer);
 
-// The layer's speed class, or "—" when it has none or fewer than two layers were timed at the
-// dataset's reference batch (a lone layer would be "Fastest" against nothing).
+// The speed class of a median at the reference batch, by fixed thresholds ("Medium" for 9 ms).
+std::string speed_class_for_ms(double ms);
+// The rule, stated under every table that shows a class: "Speed: the median at batch size 32 ...".
+std::string speed_rule_text(int batch);
+// The layer's speed class by speed_class_for_ms, or "—" without a median at the dataset's reference
+// batch; a transcribed reference's own label where it gives one (the file's stored classes of measured
+// datasets are relative to their fastest layer, and are not shown).
 std::string speed_class_text(const dataset::Dataset& data, const dataset::Layer& layer);
 // The class alone, without saying whose rule it is: for a table that says so once.
 std::string speed_class_of(const dataset::Dataset& data, const dataset::Layer& layer);

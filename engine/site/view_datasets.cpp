@@ -20,15 +20,22 @@ using dataset::Dataset;
 std::string yes_no(bool value) { return value ? "yes" : "no"; }
 std::string seconds_text(double seconds) { return trimmed_significant(seconds, 3) + " s"; }
 
+bool on_cuda(const Dataset& data) { return data.environment && data.environment->device.type == "cuda"; }
+
 Data environment_rows(const dataset::Environment& env)
 {
+  // The CUDA rows (driver, cuDNN, TF32 and benchmark switches) say nothing of a run on a CPU, whose
+  // kernels never read them: they are shown for a CUDA device only.
+  const bool cuda = env.device.type == "cuda";
   Data rows = list();
   rows.push_back(labelled("Device", env.device.type + " · " + env.device.name));
-  rows.push_back(labelled("Compute capability", env.device.compute_capability));
-  rows.push_back(labelled("Device memory", env.device.memory_bytes ? util::format_bytes(static_cast<double>(*env.device.memory_bytes)) : ""));
-  rows.push_back(labelled("CUDA driver", env.device.driver));
-  rows.push_back(labelled("CUDA runtime", env.device.cuda_runtime));
-  rows.push_back(labelled("cuDNN", env.device.cudnn));
+  if (cuda) {
+    rows.push_back(labelled("Compute capability", env.device.compute_capability));
+    rows.push_back(labelled("Device memory", env.device.memory_bytes ? util::format_bytes(static_cast<double>(*env.device.memory_bytes)) : ""));
+    rows.push_back(labelled("CUDA driver", env.device.driver));
+    rows.push_back(labelled("CUDA runtime", env.device.cuda_runtime));
+    rows.push_back(labelled("cuDNN", env.device.cudnn));
+  }
   rows.push_back(labelled("PyTorch (LibTorch)", env.torch_version + (env.torch_git_hash.empty() ? "" : " (" + env.torch_git_hash + ")")));
   rows.push_back(labelled("Compiler", env.compiler));
   rows.push_back(labelled("CPU", env.cpu_model));
@@ -36,9 +43,11 @@ Data environment_rows(const dataset::Environment& env)
   rows.push_back(labelled("Intra-op threads", env.threads > 0 ? util::format_thousands(env.threads) : ""));
   rows.push_back(labelled("BLAS", env.blas));
   rows.push_back(labelled("Operating system", env.os));
-  rows.push_back(labelled("TF32 for matmul", yes_no(env.matmul_allow_tf32)));
-  rows.push_back(labelled("TF32 for cuDNN", yes_no(env.cudnn_allow_tf32)));
-  rows.push_back(labelled("cuDNN benchmark mode", yes_no(env.cudnn_benchmark)));
+  if (cuda) {
+    rows.push_back(labelled("TF32 for matmul", yes_no(env.matmul_allow_tf32)));
+    rows.push_back(labelled("TF32 for cuDNN", yes_no(env.cudnn_allow_tf32)));
+    rows.push_back(labelled("cuDNN benchmark mode", yes_no(env.cudnn_benchmark)));
+  }
   if (env.glibc_tunables) {
     rows.push_back(labelled("GLIBC_TUNABLES at start", env.glibc_tunables->empty() ? "not set" : *env.glibc_tunables));
   }
@@ -101,6 +110,23 @@ std::string memory_policy_text(const Dataset& data)
          + worst->layer + " at batch size " + std::to_string(worst->batch_size) + ")";
 }
 
+// A run records the same precision and dispatch text on every device, with clauses about CUDA
+// ("; CUDA (cuBLAS, cuDNN): matmul ieee, ..." and ": on CUDA a profiler session ..."): on another
+// device those clauses describe nothing that ran, and each is cut up to the end of its sentence.
+std::string for_device(const Dataset& data, std::string text)
+{
+  if (on_cuda(data)) {
+    return text;
+  }
+  for (const char* opening : {"; CUDA (", ": on CUDA "}) {
+    for (size_t at = text.find(opening); at != std::string::npos; at = text.find(opening, at)) {
+      const size_t end = text.find('.', at);
+      text.erase(at, end == std::string::npos ? std::string::npos : end - at);
+    }
+  }
+  return text;
+}
+
 Data methodology_rows(const Dataset& data)
 {
   const dataset::Methodology& m = *data.methodology;
@@ -116,17 +142,21 @@ Data methodology_rows(const Dataset& data)
   rows.push_back(labelled("Time budget per cell", seconds_text(m.cell_budget_seconds)));
   rows.push_back(labelled("FLOP convention", m.flop_convention));
   rows.push_back(labelled("Memory", m.memory_method));
-  rows.push_back(labelled("Speed class rule", m.speed_class_rule));
+  // The stored classes are relative to the run's fastest layer; the tables use fixed thresholds instead.
+  rows.push_back(labelled("Speed classes stored in the file",
+                          m.speed_class_rule.empty() ? std::string()
+                                                     : m.speed_class_rule + " The site's tables do not show these: they class each "
+                                                                            "layer by fixed time thresholds, stated under each table."));
   // 1.2.0 fields: older datasets do not have them and render as before.
   if (!m.precision.empty()) {
-    rows.push_back(labelled("Precision per backend", m.precision));
+    rows.push_back(labelled("Precision per backend", for_device(data, m.precision)));
   }
   if (!m.cpu_memory_policy.empty()) {
     // The text begins with the policy's name.
     rows.push_back(labelled("CPU memory policy", memory_policy_text(data)));
   }
   if (!m.dispatch.empty()) {
-    rows.push_back(labelled("Dispatch (which operators run)", m.dispatch));
+    rows.push_back(labelled("Dispatch (which operators run)", for_device(data, m.dispatch)));
   }
   if (!m.canary.empty()) {
     rows.push_back(labelled("Machine-speed canary", m.canary + " (results[].canary in the dataset)"));
@@ -175,12 +205,47 @@ std::string rounds_text(const Dataset& data)
          + (failed == 0 ? "" : ", " + std::to_string(failed) + " of which failed") + ": " + data.rounds->method;
 }
 
+// The repository's script that made a transcribed file ("data/reference/transcribe_seed.py"), or "" when
+// its command names none.
+std::string transcription_script(const std::string& command_line)
+{
+  const auto words = util::shell_words(command_line);
+  if (!words) {
+    return "";
+  }
+  for (const auto& word : *words) {
+    const bool script = word.size() > 3 && (word.compare(word.size() - 3, 3, ".py") == 0 || word.compare(word.size() - 3, 3, ".sh") == 0);
+    const bool inside = !word.empty() && word.front() != '/' && word.rfind("../", 0) != 0 && word.find("/../") == std::string::npos;
+    if (script && inside) {
+      return word;
+    }
+  }
+  return "";
+}
+
+// A transcription's figures are the source page's, as printed: the script that copied them is what a
+// reader can look at. Its command's other words name the copy of the page and scratch files of the
+// machine that ran it (a seed file, /tmp/...), which nobody else has, and the working tree it ran from
+// may have held uncommitted edits: neither is shown (the downloaded file keeps both).
+std::string transcribed_with(const Dataset& data)
+{
+  const std::string script = transcription_script(data.provenance.command_line);
+  const std::string tool = data.provenance.tool + " " + data.provenance.tool_version;
+  return (script.empty() ? tool : script + " (" + tool + ")")
+         + ", from a copy of the source page; the figures are the page's as printed (the notes below), and the "
+           "SHA-256 above pins the file";
+}
+
 Data provenance_rows(const Dataset& data)
 {
   Data rows = list();
-  rows.push_back(labelled("Tool", data.provenance.tool + " " + data.provenance.tool_version));
-  rows.push_back(labelled("Tool commit", public_commit(data.provenance.git_commit)));
-  rows.push_back(labelled("Command line", public_command(data.provenance.command_line)));
+  if (data.kind == dataset::Kind::published_reference) {
+    rows.push_back(labelled("Transcribed with", transcribed_with(data)));
+  } else {
+    rows.push_back(labelled("Tool", data.provenance.tool + " " + data.provenance.tool_version));
+    rows.push_back(labelled("Tool commit", public_commit(data.provenance.git_commit)));
+    rows.push_back(labelled("Command line", public_command(data.provenance.command_line)));
+  }
   rows.push_back(labelled("Replaces", data.replaces.empty() ? "nothing (first version)" : data.replaces));
   if (data.kind == dataset::Kind::measured) {
     rows.push_back(labelled("Rounds", rounds_text(data)));
@@ -383,6 +448,8 @@ PageSpec methodology_page(const SiteData& site, Data base, const std::string& ba
     recorded = site.datasets[i].data.methodology ? &site.datasets[i] : nullptr;
   }
   base.set("settings", recorded ? dataset_block(*recorded, base_url) : Data(false));
+  // The prose names the clock of the device the settings below were recorded on, and no other.
+  base.set("timed_on_gpu", Data(recorded && (on_cuda(recorded->data) || recorded->data.methodology->timer == "cuda-events")));
   Data validations = list();
   for (const auto& parity : site.validations) {
     validations.push_back(parity_view(parity));

@@ -4,6 +4,7 @@
 
 #include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
+#include "site/device_datasets.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "site/view_roofline.hpp"
@@ -86,9 +87,11 @@ Data transformer_answer(const SiteData& site, int batch)
   answer.set("transformer_ms", median_text(data, "TransformerEncoder", batch));
   answer.set("dropout_ms", median_text(data, "Dropout", batch));
   answer.set("ratio", ratio_text(data, "TransformerEncoder", batch, "Dropout", batch));
-  // The other devices, each by its newest dataset: older versions of one run are not other answers.
+  // "slower" holds only where its median is the larger one.
+  answer.set("slower", Data(*ratio > 1));
+  // The other devices, each by the dataset that stands for it: a device reads the same on every page.
   Data others = list();
-  for (size_t i : newest_per_device(site)) {
+  for (size_t i : featured_per_device(site)) {
     const auto other = pair_ratio(site.datasets[i].data, "TransformerEncoder", "Dropout", batch);
     if (i != site.featured && device_text(site.datasets[i].data) != device_text(data) && other) {
       others.push_back(labelled(dataset_label(site.datasets[i]), ratio_text(site.datasets[i].data, "TransformerEncoder", batch, "Dropout", batch)));

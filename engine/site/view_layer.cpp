@@ -3,6 +3,7 @@
 
 #include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
+#include "site/device_datasets.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "site/view_roofline.hpp"
@@ -60,12 +61,12 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
   chart.id = throughput ? "chart-throughput" : "chart-time";
   chart.title = name + (throughput ? ": throughput against batch size" : ": forward time against batch size");
   chart.description = throughput
-    ? "Samples per second (batch size divided by the median time) at each batch size for one device (its newest dataset), log-log axes shared by every panel; the other devices are the faint lines."
-    : "Median milliseconds per forward pass of one batch at each batch size for one device (its newest dataset), log-log axes shared by every panel; the other devices are the faint lines.";
+    ? "Samples per second (batch size divided by the median time) at each batch size for one device (the dataset that stands for it, as in the table above), log-log axes shared by every panel; the other devices are the faint lines."
+    : "Median milliseconds per forward pass of one batch at each batch size for one device (the dataset that stands for it, as in the table above), log-log axes shared by every panel; the other devices are the faint lines.";
   // Short enough for a phone-sized panel: the rotated label spans the plot's height only.
   chart.x_label = "batch size (log scale)";
   chart.y_label = throughput ? "samples/s (log scale)" : "ms per batch (log scale)";
-  for (size_t index : newest_per_device(site)) {
+  for (size_t index : featured_per_device(site)) {
     const SiteDataset& entry = site.datasets[index];
     const bool reference = entry.data.kind == dataset::Kind::published_reference;
     ChartSeries series{dataset_label(entry), {}, reference ? Stroke::dashed : Stroke::solid};
@@ -278,10 +279,11 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
     headers.push_back(Data(std::to_string(batch)));
   }
   view.set("batch_sizes", headers);
-  // The answer: one row per device, its newest dataset; every version of every dataset is folded below.
-  view.set("answer_rows", dataset_rows(site, name, batches, newest_per_device(site)));
+  // The answer: one row per device, the dataset that stands for it; every version of every dataset is folded below.
+  view.set("answer_rows", dataset_rows(site, name, batches, featured_per_device(site)));
   view.set("rows", dataset_rows(site, name, batches, every_dataset(site)));
   view.set("row_heading", std::string("Dataset"));
+  view.set("speed_rule", speed_rule_text(dataset::reference_batch(site.datasets[site.featured].data)));
   view.set("references", reference_issue_blocks(site, name));
   view.set("operator_blocks", operator_blocks(site, name));
   view.set("corner_blocks", corner_blocks(site, name));

@@ -2,8 +2,8 @@
 #include "site/view_model.hpp"
 
 #include "dataset/batch_sizes.hpp"
-#include "dataset/speed_class.hpp"
 #include "site/chart.hpp"
+#include "site/device_datasets.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "site/view_roofline.hpp"
@@ -111,17 +111,14 @@ Data page_base(const SiteData& site, const std::string& path, const std::string&
 }
 
 // The datasets of the home page's results, one table each: the featured dataset first, then local
-// runs ("your run"), then one dataset per other device (its newest).
+// runs ("your run"), then the dataset that stands for each other device (featured_per_device).
 std::vector<size_t> home_datasets(const SiteData& site)
 {
   std::vector<size_t> shown{site.featured};
-  const auto others = newest_per_device(site);
+  const auto others = featured_per_device(site);
   for (const DatasetOrigin origin : {DatasetOrigin::local, DatasetOrigin::published}) {
     for (size_t index : others) {
-      const SiteDataset& entry = site.datasets[index];
-      const bool featured_device = entry.origin == site.datasets[site.featured].origin
-                                   && device_text(entry.data) == device_text(site.datasets[site.featured].data);
-      if (index != site.featured && entry.origin == origin && !featured_device) {
+      if (index != site.featured && site.datasets[index].origin == origin) {
         shown.push_back(index);
       }
     }
@@ -176,14 +173,15 @@ Data batch_headers(const std::vector<int>& batches)
   return headers;
 }
 
-std::string reference_batch_bar_chart(const Dataset& data, const std::string& id)
+std::string reference_batch_bar_chart(const SiteDataset& entry, const std::string& id)
 {
+  const Dataset& data = entry.data;
   const int batch = dataset::reference_batch(data);
   BarChart chart;
   chart.id = id;
   chart.title = "Forward time of every layer at batch size " + std::to_string(batch);
   chart.description = "Median milliseconds per forward pass of one batch of " + std::to_string(batch)
-                      + " in " + data.title + ", on a logarithmic scale; the table gives the same figures.";
+                      + " in " + dataset_title(entry) + ", on a logarithmic scale; the table gives the same figures.";
   chart.value_label = "milliseconds per batch (log scale)";
   for (const auto& layer : data.layers) {
     const auto ms = median_ms(data, layer.name, batch);
@@ -215,7 +213,7 @@ Data home_results(const SiteData& site)
     section.set("noise_misses", noise_miss_note(entry.data, ""));
     section.set("speed_rule", entry.data.kind == dataset::Kind::published_reference
                                 ? std::string("Speed: the source page's own labels, not LayerBench's rule.")
-                                : "Speed: " + dataset::speed_class_rule());
+                                : speed_rule_text(dataset::reference_batch(entry.data)));
     sections.push_back(section);
   }
   return sections;
@@ -236,8 +234,10 @@ PageSpec home_page(const SiteData& site)
   page.view.set("results", ordered);
   page.view.set("switch", results);
   page.view.set("has_others", Data(all.size() > 1));
-  page.view.set("bar_chart", reference_batch_bar_chart(featured.data, "bars-focus"));
-  page.view.set("summary", featured_facts(featured.data));
+  page.view.set("bar_chart", reference_batch_bar_chart(featured, "bars-focus"));
+  Data summary = featured_facts(featured.data);
+  summary.set("title", dataset_title(featured));
+  page.view.set("summary", summary);
   page.view.set("layer_sum", layer_sum_extremes(site));
   Data others = list();
   for (const auto& entry : site.datasets) {
@@ -270,7 +270,7 @@ std::string page_description(const SiteData& site, const PageSpec& page)
   const std::string label = dataset_label(featured);
   const std::string title = page.view.get("page_title")->string_value();
   const std::string layers = util::format_count(static_cast<int64_t>(layer_order(site).size()), "PyTorch layer");
-  const std::string devices = util::format_count(static_cast<int64_t>(newest_per_device(site).size()), "device");
+  const std::string devices = util::format_count(static_cast<int64_t>(featured_per_device(site).size()), "device");
   const std::string& kind = page.template_name;
   if (kind == "home") {
     return "Forward-pass time of " + layers + " at " + batch_range_text(featured.data) + " on " + label

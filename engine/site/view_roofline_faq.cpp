@@ -20,6 +20,9 @@ using dataset::Resource;
 
 // Two times "differ" when one is at least this many times the other (well beyond a cell's noise).
 constexpr double k_clear_difference = 1.2;
+// Two cells' FLOPs are "similar" when the larger is at most this many times the smaller; the FAQ's
+// question says "similar", and its answer says whether the pair it found is.
+constexpr double k_similar_flops = 1.25;
 // One operator "took the time" of a forward when its own share is at least this.
 constexpr double k_dominant_share = 0.9;
 
@@ -206,6 +209,8 @@ Data convolutions_answer(const std::vector<Point>& points)
   answer.set("slower", slower);
   answer.set("flop_ratio", ratio_text(second->roofline.flop / first->roofline.flop));
   answer.set("time_ratio", ratio_text(*second->data, second->layer->name, second->cell->batch_size, first->layer->name, first->cell->batch_size));
+  answer.set("similar", Data(best <= k_similar_flops));
+  answer.set("similar_within", ratio_text(k_similar_flops));
   const bool profiled = !first->cell->operators.empty() && !second->cell->operators.empty();
   // "The difference lies in how one operator runs each shape" needs that operator to take nearly all of both.
   const auto dominant = [](const dataset::Cell& cell) {

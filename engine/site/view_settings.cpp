@@ -180,6 +180,23 @@ std::optional<Best> best_setting(const Dataset& data, const std::string& layer, 
   return best;
 }
 
+// What the FAQ says of a layer's best inference setting. A setting is called the best only where it
+// is a speedup beyond the noise; a speedup within the noise is no help, and where no setting is faster
+// at all (a largest "speedup" of 0.836x is a slowdown) the answer is that none helps.
+std::string best_setting_text(const Best& best)
+{
+  const std::string name = dataset::label(best.axes);
+  const std::string speedup = ratio_text(best.speedup);
+  if (best.verdict == "faster") {
+    return name + " (" + speedup + ")";
+  }
+  if (best.speedup > 1) {
+    return "none beyond the noise (the largest speedup, " + name + "'s " + speedup + ", is within it)";
+  }
+  return "none helps: no setting was faster than the baseline (the least slowdown: " + name + " at " + speedup
+         + " the baseline's speed)";
+}
+
 std::string train_parts_text(const Cell* cell)
 {
   if (!cell || !cell->train) {
@@ -339,12 +356,7 @@ Data settings_answer(const SiteData& site)
     }
     Data row = object();
     row.set("layer", layer.name);
-    // A best setting within the noise is no help: it is named, but not as one.
-    const std::string name = dataset::label(best->axes);
-    row.set("setting", best->verdict == "faster" ? name
-                       : best->verdict == "same" ? "none beyond the noise; best " + name
-                                                 : std::string("none: every setting is slower"));
-    row.set("speedup", ratio_text(best->speedup));
+    row.set("setting", best_setting_text(*best));
     rows.push_back(row);
   }
   Data answer = object();
