@@ -5,6 +5,7 @@
 #include "util/build_info.hpp"
 #include "util/error.hpp"
 #include "util/suggest.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -108,19 +109,22 @@ int flushed(int status)
 int main(int argc, char** argv)
 {
   try {
+  // Messages quote ids, titles, labels and file content: escaped, so that data cannot drive the terminal.
+  using layerbench::util::LineBreaks;
+  using layerbench::util::printable;
     return flushed(dispatch(argc, argv));
   } catch (const layerbench::UsageError& error) {
-    std::cerr << "layerbench: error: " << error.what() << "\n";
+    std::cerr << "layerbench: error: " << printable(error.what(), LineBreaks::keep) << "\n";
     return 2;
   } catch (const layerbench::Error& error) {
-    std::cerr << "layerbench: error: " << error.what() << "\n";
+    std::cerr << "layerbench: error: " << printable(error.what(), LineBreaks::keep) << "\n";
     return 1;
   } catch (const nlohmann::json::exception& error) {
-    std::cerr << "layerbench: error: " << error.what() << "\n";
+    std::cerr << "layerbench: error: " << printable(error.what(), LineBreaks::keep) << "\n";
     return 1;
   } catch (const std::exception& error) {
     // Torch's errors in our words: the message without the C++ backtrace.
-    std::cerr << "layerbench: error: " << layerbench::cli::error_text(error) << "\n";
+    std::cerr << "layerbench: error: " << printable(layerbench::cli::error_text(error), LineBreaks::keep) << "\n";
     return 1;
   }
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/wait.h>
@@ -150,6 +151,17 @@ TEST_CASE("cli::cmd_run")
       CHECK(r.output.find("has an empty item") != std::string::npos);
     }
   }
+  SUBCASE("an empty list is a usage error for every list option, never the default matrix")
+  {
+    // --layer-sum "" measured the 14-layer reference matrix and exited 0 (issue 36).
+    for (const std::string bad : {"--layer-sum ''", "--layers ''", "--batch-sizes ''", "--axes precision="}) {
+      CAPTURE(bad);
+      const auto r = run_cli("run --device cpu " + bad + " --cell-budget 0.01 --out " + (dir.path / "x.json").string());
+      CHECK(r.status == 2);
+      CHECK(r.output.find(": the list is empty; give one item or more, comma-separated") != std::string::npos);
+      CHECK_FALSE(fs::exists(dir.path / "x.json"));
+    }
+  }
   SUBCASE("an axis given twice is a usage error, not the last one kept")
   {
     const auto r = run_cli("run --device cpu --axes precision=bf16 --axes precision=fp32 --out " + (dir.path / "x.json").string());
@@ -222,6 +234,32 @@ TEST_CASE("cli::cmd_run")
     CHECK(r.output.find("Dropout batch 1") == std::string::npos); // nothing was measured
     const auto resumed = run_cli("run --device cpu --layers Dropout --batch-sizes 1 --resume --out " + link.string());
     CHECK(resumed.output.find("link.json: is a symbolic link") != std::string::npos);
+  }
+  SUBCASE("--resume with other --threads than the checkpoint's is refused, naming threads and both values")
+  {
+    // Issue 36: the result said threads 2 while most of its cells ran on one thread, and validated.
+    if (std::thread::hardware_concurrency() < 2) {
+      MESSAGE("skipped: --threads 2 needs two logical cores");
+      return;
+    }
+    const std::string options = "run --device cpu --layers Dropout --batch-sizes 1 --cell-budget 0.05 --no-peaks --no-profiles";
+    const auto first = dir.path / "threads1.json";
+    REQUIRE(run_cli(options + " --threads 1 --out " + first.string()).status == 0);
+    // The finished run stands in for the checkpoint of an interrupted one, less what only a finished run
+    // has (the counted parameters).
+    const auto out = dir.path / "resumed.json";
+    auto checkpoint = nlohmann::json::parse(layerbench::util::read_file(first).value());
+    for (auto& layer : checkpoint["layers"]) {
+      layer.erase("params_counted");
+    }
+    REQUIRE(layerbench::util::write_file_atomic(out.string() + ".partial", checkpoint.dump(), layerbench::util::Overwrite::no));
+    const auto r = run_cli(options + " --threads 2 --resume --out " + out.string());
+    CHECK(r.status == 1);
+    CHECK(r.output.find("resumed.json.partial: --resume: the checkpoint ran with environment/threads=1, this run asks "
+                        "environment/threads=2") != std::string::npos);
+    CHECK(r.output.size() < 1000); // the field, not the whole methodology
+    CHECK_FALSE(fs::exists(out));
+    CHECK(run_cli(options + " --threads 1 --resume --out " + out.string()).status == 0);
   }
   SUBCASE("an existing dataset is never overwritten")
   {

@@ -149,7 +149,12 @@ TEST_CASE("dataset::apply_axes_arguments")
   SUBCASE("an empty value is a usage error, not dropped")
   {
     CHECK_THROWS_WITH_AS(dataset::apply_axes_arguments(grid, {"precision=fp32,,bf16"}),
-                         doctest::Contains("has an empty value"), UsageError);
+                         "--axes: axis precision: 'fp32,,bf16' has an empty item (two commas, or one at an end)", UsageError);
+  }
+  SUBCASE("no value at all is a usage error naming the axis, as every empty list option is")
+  {
+    CHECK_THROWS_WITH_AS(dataset::apply_axes_arguments(grid, {"precision="}),
+                         "--axes: axis precision: the list is empty; give one item or more, comma-separated", UsageError);
   }
 }
 

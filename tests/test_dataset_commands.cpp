@@ -405,3 +405,104 @@ TEST_CASE("layerbench reads regular files only")
     CHECK_FALSE(std::filesystem::exists(site));
   }
 }
+
+TEST_CASE("layerbench prints data escaped")
+{
+  // Issue 36: an id of "\u001b]0;PWNED\u0007\u001b[2J" retitled and cleared the terminal of whoever ran
+  // validate or diff on it, and a refused --label was echoed raw.
+  test::TempFolder folder;
+  const std::string attack = "\x1b]0;PWNED\x07\x1b[2J";
+  const std::string shown = "\\x1b]0;PWNED\\x07\\x1b[2J";
+  auto hostile = test::measured();
+  hostile.id = attack;
+  const auto file = write_dataset(folder, "hostile.json", hostile);
+  const auto good = write_dataset(folder, "good.json", test::measured());
+  const auto no_control = [](const std::string& output) {
+    return std::none_of(output.begin(), output.end(),
+                        [](char c) { return c != '\n' && (static_cast<unsigned char>(c) < 0x20 || c == 0x7f); });
+  };
+  SUBCASE("validate: the problem quotes the id, escaped")
+  {
+    const auto outcome = run_layerbench("validate " + file);
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.find(": /id: \"" + shown + "\" is not a dataset id") != std::string::npos);
+    CHECK(no_control(outcome.output));
+  }
+  SUBCASE("diff: the error naming the id, and a device's name among the settings")
+  {
+    const auto refused = run_layerbench("diff " + good + " " + file);
+    CHECK(refused.status == 1);
+    CHECK(refused.output.find(shown) != std::string::npos);
+    CHECK(no_control(refused.output));
+    auto other = test::measured();
+    other.environment->device.name = "CPU" + attack + "\xc2\x9b" "31m";
+    const auto device = write_dataset(folder, "device.json", other);
+    for (const std::string format : {"text", "markdown", "json"}) {
+      CAPTURE(format);
+      const auto outcome = run_layerbench("diff " + good + " " + device + " --format " + format);
+      CHECK(outcome.status == 0);
+      CHECK(no_control(outcome.output));
+      CHECK(outcome.output.find("\xc2\x9b") == std::string::npos); // CSI as one C1 character
+    }
+    CHECK(run_layerbench("diff " + good + " " + device).output.find("cpu CPU" + shown + "\\u009b31m") != std::string::npos);
+  }
+  SUBCASE("publish: a refused --label is echoed escaped")
+  {
+    const auto outcome = run_layerbench("publish " + good + k_forced + " --data " + (folder.path() / "data").string()
+                                        + " --init --label \"$(printf 'x\\033[2J')\"");
+    CHECK(outcome.status == 2);
+    CHECK(outcome.output.find("--label: \"x\\x1b[2J\"") != std::string::npos);
+    CHECK(no_control(outcome.output));
+  }
+}
+
+TEST_CASE("layerbench refuses citation fields no citation can carry")
+{
+  // Issue 36: these validated, published, and gave a CFF that cffconvert rejects, or reached
+  // datasets.html and the BibTeX entry raw.
+  test::TempFolder folder;
+  const auto data = (folder.path() / "data").string();
+  SUBCASE("validate: a created time that does not exist, a title of white space, a creator with DEL")
+  {
+    auto d = test::measured();
+    d.created = "2026-13-45T99:99:99Z";
+    d.title = "   ";
+    d.creators = {{"Ada\x7f", ""}};
+    const auto file = write_dataset(folder, "bad.json", d);
+    const auto outcome = run_layerbench("validate " + file);
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.find(file + ": /created: \"2026-13-45T99:99:99Z\" is not a UTC time") != std::string::npos);
+    CHECK(outcome.output.find(file + ": /title: only white space") != std::string::npos);
+    CHECK(outcome.output.find(file + ": /creators/0/name: the control character U+007F at character 3") != std::string::npos);
+    CHECK(run_layerbench("export " + file + " --format cff").status == 1);
+  }
+  SUBCASE("publish: --title and --creator, named with the character's code point; nothing written")
+  {
+    const auto run = write_dataset(folder, "run.json", test::measured());
+    const std::vector<std::pair<std::string, std::string>> cases = {
+      {" --title \"$(printf 'T\\001')\"", "--title: the control character U+0001 at character 1"},
+      {" --title \"$(printf 'T\\033[2J')\"", "--title: the control character U+001B at character 1"},
+      {" --title \"$(printf 'T\\357\\277\\276')\"", "--title: the noncharacter U+FFFE at character 1"},
+      {" --title ' '", "--title: only white space"},
+      {" --creator \"$(printf 'Ada\\302\\205')\"", "--creator: the control character U+0085 at character 3"},
+      {" --creator '  '", "--creator: only white space"},
+    };
+    for (const auto& [option, message] : cases) {
+      CAPTURE(option);
+      const auto outcome = run_layerbench("publish " + run + k_forced + " --data " + data + " --init" + option);
+      CHECK(outcome.status == 2);
+      CHECK(outcome.output.find("layerbench: error: " + message) == 0);
+      CHECK_FALSE(std::filesystem::exists(data));
+    }
+  }
+  SUBCASE("publish: a run whose own title carries NUL is refused")
+  {
+    auto d = test::measured();
+    d.title = std::string("Run\0x", 5);
+    const auto run = write_dataset(folder, "nul.json", d);
+    const auto outcome = run_layerbench("publish " + run + k_forced + " --data " + data + " --init");
+    CHECK(outcome.status == 1);
+    CHECK(outcome.output.find("/title: the control character U+0000 at character 3") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(data + "/catalog.json"));
+  }
+}

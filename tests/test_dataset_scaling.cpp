@@ -65,14 +65,16 @@ TEST_CASE("dataset::scaling")
     CHECK(rows[0].factor_low == doctest::Approx(98.0 / 130.0));
     CHECK(rows[0].factor_high == doctest::Approx(102.0 / 120.0));
   }
-  SUBCASE("no one-process twin: no row, and the table says so")
+  SUBCASE("nothing to pair is refused, not an empty table with exit 0")
   {
     const auto two = model_run(125.0, 2);
     auto other_batch = one;
     other_batch.results[0].batch_size = 4;
-    const auto rows = dataset::scaling({{"one.json", &other_batch}, {"two.json", &two}});
-    CHECK(rows.empty());
-    CHECK(dataset::format_scaling(rows).find("no data-parallel training step has a one-process twin") == 0);
+    other_batch.methodology->batch_sizes = {4};
+    const auto message = test::error_of([&] { dataset::scaling({{"one.json", &other_batch}, {"two.json", &two}}); });
+    CHECK(message.find("nothing to pair: no data-parallel training step in these files has a one-process twin") == 0);
+    CHECK(test::error_of([&] { dataset::scaling({{"one.json", &one}}); }).find("nothing to pair") == 0);
+    CHECK(test::error_of([&] { dataset::scaling({}); }) == "no files to pair");
   }
   SUBCASE("a table row at the figures the spread supports")
   {
@@ -85,7 +87,34 @@ TEST_CASE("dataset::scaling")
     auto two = model_run(125.0, 2);
     two.environment->device.name = "Other CPU";
     CHECK(test::error_of([&] { dataset::scaling({{"one.json", &one}, {"two.json", &two}}); })
-          == "two.json: measured on \"Other CPU\", one.json on \"Test CPU\"; a scaling factor compares one device's runs");
+          == "two.json: measured on \"Other CPU\", one.json measured on \"Test CPU\"; a scaling factor compares one "
+             "device's runs");
+  }
+  SUBCASE("runs of two torch releases are refused, naming them")
+  {
+    auto two = model_run(125.0, 2);
+    two.environment->torch_version = "2.10.0";
+    CHECK(test::error_of([&] { dataset::scaling({{"one.json", &one}, {"two.json", &two}}); })
+          == "two.json: with torch \"2.10.0\", one.json with torch \"2.11.0\"; a scaling factor compares runs of one "
+             "torch release");
+  }
+  SUBCASE("a world size that its own throughput contradicts is refused")
+  {
+    auto single = one;
+    single.results[0].throughput_samples_per_s = 80.0; // 8 samples per 100 ms step: one process
+    auto two = model_run(125.0, 2);
+    two.results[0].throughput_samples_per_s = 128.0; // 2 x 8 samples per 125 ms step
+    CHECK(dataset::scaling({{"one.json", &single}, {"two.json", &two}}).size() == 1);
+    auto edited = two;
+    edited.results[0].data_parallel->world_size = 4;
+    CHECK(test::error_of([&] { dataset::scaling({{"one.json", &single}, {"two.json", &edited}}); })
+          == "two.json: ResNetTiny at batch size 8 (train) records world size 4, but its throughput_samples_per_s is "
+             "that of 2.00 ranks of 8 samples per 125 ms step; the file contradicts itself");
+    auto dropped = two;
+    dropped.results[0].data_parallel.reset();
+    CHECK(test::error_of([&] { dataset::scaling({{"one.json", &single}, {"two.json", &dropped}}); }).find(
+            "two.json: ResNetTiny at batch size 8 (train) records world size 1 (no data_parallel), but its "
+            "throughput_samples_per_s is that of 2.00 ranks") == 0);
   }
   SUBCASE("one cell at one world size in two files is refused")
   {

@@ -179,9 +179,9 @@ TEST_CASE("dataset::check")
     d.version = 1;
     d.creators.clear();
     CHECK(problems(d) == "/id: \"Test CPU\" is not a dataset id ([a-z0-9] words joined by '-')\n"
-                         "/created: \"yesterday\" is not a UTC time like 2026-11-22T04:05:07Z\n"
                          "/license/id: \"MIT\": datasets are published under CC-BY-4.0\n"
-                         "/creators: a published dataset names at least one creator\n");
+                         "/creators: a published dataset names at least one creator\n"
+                         "/created: \"yesterday\" is not a UTC time like 2026-11-22T04:05:07Z\n");
   }
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "util/text.hpp"
 
+#include "util/error.hpp"
+
 #include <doctest/doctest.h>
 
 using namespace layerbench;
@@ -92,5 +94,64 @@ TEST_CASE("util::shell_words")
   {
     CHECK_FALSE(util::shell_words("run --title 'open").has_value());
     CHECK_FALSE(util::shell_words("run \\").has_value());
+  }
+}
+
+TEST_CASE("util::printable")
+{
+  SUBCASE("an OSC title and a screen clear are shown, not obeyed")
+  {
+    CHECK(util::printable("\x1b]0;PWNED\x07\x1b[2J") == "\\x1b]0;PWNED\\x07\\x1b[2J");
+  }
+  SUBCASE("NUL, a newline, DEL and a C1 control (CSI, U+009B)")
+  {
+    CHECK(util::printable(std::string("a\0b\nc\x7f" "d\xc2\x9b" "e", 10)) == "a\\x00b\\x0ac\\x7fd\\u009be");
+  }
+  SUBCASE("bytes that are not UTF-8 are escaped one by one")
+  {
+    CHECK(util::printable("a\xff\xe2\x82") == "a\\xff\\xe2\\x82");
+  }
+  SUBCASE("a message of several lines keeps its line breaks where asked, and only those")
+  {
+    CHECK(util::printable("rank 0: a\nrank 1: \x1b[2J", util::LineBreaks::keep) == "rank 0: a\nrank 1: \\x1b[2J");
+    CHECK(util::printable("a\r\n", util::LineBreaks::keep) == "a\\x0d\n");
+  }
+  SUBCASE("printable text and UTF-8 pass unchanged, so escaping twice changes nothing")
+  {
+    CHECK(util::printable("H100 80GB µs \xe2\x82\xac") == "H100 80GB µs \xe2\x82\xac");
+    const auto once = util::printable("\x1b[2J\xc2\x85");
+    CHECK(util::printable(once) == once);
+  }
+}
+
+TEST_CASE("util::code_point_at")
+{
+  CHECK(util::code_point_at("a", 0)->value == U'a');
+  CHECK(util::code_point_at("x\xef\xbf\xbe", 1)->value == 0xFFFE);
+  CHECK(util::code_point_at("x\xef\xbf\xbe", 1)->length == 3u);
+  CHECK_FALSE(util::code_point_at("\xc0\xae", 0));
+  CHECK(util::code_point_name(0x7f) == "U+007F");
+  CHECK(util::code_point_name(0x1F600) == "U+1F600");
+}
+
+TEST_CASE("util::comma_list")
+{
+  SUBCASE("items in order")
+  {
+    CHECK(util::comma_list("ResNet50,BertBase", "--layer-sum") == std::vector<std::string>{"ResNet50", "BertBase"});
+    CHECK(util::comma_list("8", "--batch-sizes") == std::vector<std::string>{"8"});
+  }
+  SUBCASE("an empty list is a usage error naming the option, never the default matrix")
+  {
+    CHECK_THROWS_WITH_AS(util::comma_list("", "--layer-sum"),
+                         "--layer-sum: the list is empty; give one item or more, comma-separated", UsageError);
+  }
+  SUBCASE("an empty item anywhere is a usage error")
+  {
+    for (const char* text : {",", "a,,b", "a,", ",a"}) {
+      CHECK_THROWS_WITH_AS(util::comma_list(text, "--layers"),
+                           ("--layers: '" + std::string(text) + "' has an empty item (two commas, or one at an end)").c_str(),
+                           UsageError);
+    }
   }
 }

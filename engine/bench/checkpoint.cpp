@@ -2,6 +2,7 @@
 #include "bench/checkpoint.hpp"
 
 #include "dataset/io.hpp"
+#include "dataset/same_run.hpp"
 #include "util/error.hpp"
 
 namespace layerbench::bench {
@@ -28,18 +29,15 @@ std::filesystem::path checkpoint_path(const std::filesystem::path& out)
 
 void check_resumable(const dataset::Dataset& saved, const dataset::Dataset& fresh, const std::string& origin)
 {
-  auto same = [&](const std::string& what, const std::string& a, const std::string& b) {
-    if (a != b) {
-      throw Error(origin + ": cannot resume: " + what + " differs (checkpoint: " + a + ", now: " + b + ")");
-    }
-  };
-  same("device", saved.environment->device.name, fresh.environment->device.name);
-  same("torch version", saved.environment->torch_version, fresh.environment->torch_version);
-  const auto methodology_text = [](const dataset::Dataset& d) {
-    auto json = dataset::to_json(d)["methodology"];
-    return json.dump();
-  };
-  same("methodology (layers, batch sizes or measurement options)", methodology_text(saved), methodology_text(fresh));
+  // Everything merge compares: a resumed file is one run, as the shards of one run are.
+  const auto difference = dataset::run_difference(saved, fresh, dataset::ShardFields::compared);
+  if (!difference) {
+    return;
+  }
+  const auto field = difference->pointer.substr(1);
+  throw Error(origin + ": --resume: the checkpoint ran with " + field + "=" + difference->first_value + ", this run asks "
+              + field + "=" + difference->other_value + "; continue with the options and build that started it, or "
+              "delete the checkpoint to start afresh");
 }
 
 void Checkpoint::resume_into(dataset::Dataset& fresh)

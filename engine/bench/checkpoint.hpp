@@ -38,8 +38,10 @@ private:
   size_t m_saved = 0; // cells the file held after its last successful save
 };
 
-// A checkpoint may only be continued by the same matrix on the same device with the same knobs: throws
-// Error naming `origin` and what differs (exposed for tests).
+// A checkpoint may only be continued by the run that started it: the same environment (device,
+// threads, torch), methodology (matrix, knobs, shard), layers and build, as `merge` holds shards to
+// (dataset/same_run.hpp). Throws Error naming `origin`, the first field that differs and both values
+// (exposed for tests).
 void check_resumable(const dataset::Dataset& saved, const dataset::Dataset& fresh, const std::string& origin);
 
 } // namespace layerbench::bench

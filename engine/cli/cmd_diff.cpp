@@ -4,6 +4,7 @@
 #include "dataset/diff.hpp"
 #include "dataset/io.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 #include <iostream>
 
@@ -18,7 +19,7 @@ std::string device_text(const dataset::Dataset& d)
   if (!d.environment) {
     return "an unrecorded device";
   }
-  return d.environment->device.type + " \"" + d.environment->device.name + "\"";
+  return util::printable(d.environment->device.type + " \"" + d.environment->device.name + "\"");
 }
 
 // The ratios of two devices measure the devices, not a change between runs; say so, but compare anyway.
@@ -28,7 +29,7 @@ void warn_if_other_device(const dataset::Dataset& a, const std::string& a_name, 
   if (device_text(a) == device_text(b)) {
     return;
   }
-  std::cerr << "layerbench: warning: diff: " << a_name << " ran on " << device_text(a) << ", " << b_name
+  std::cerr << "layerbench: warning: diff: " << util::printable(a_name) << " ran on " << device_text(a) << ", " << util::printable(b_name)
             << " on " << device_text(b) << ": the ratios compare the devices, not two runs of one\n";
 }
 

@@ -2,10 +2,12 @@
 #include "cli/command.hpp"
 
 #include "dataset/catalog.hpp"
+#include "dataset/citation_check.hpp"
 #include "dataset/data_folder.hpp"
 #include "dataset/io.hpp"
 #include "dataset/json_text.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 #include <filesystem>
 #include <iostream>
@@ -43,10 +45,15 @@ void check_options(const dataset::PublishOptions& publish, const po::variables_m
   }
   // Refused here with the readers' limits: accepted, a title over them would make the data folder
   // unreadable for every later publish, validate and render.
+  // A title or creator that no citation can carry (a control character, only white space) is refused too.
   const auto check_text = [](const std::string& option, const std::string& text) {
     const auto text_problem = dataset::text_problem(text);
     if (!text_problem.empty()) {
       throw UsageError(option + ": " + text_problem);
+    }
+    const auto citation_problem = dataset::citation_text_problem(text);
+    if (!citation_problem.empty()) {
+      throw UsageError(option + ": " + citation_problem);
     }
   };
   check_text("--title", publish.title);
@@ -115,16 +122,18 @@ int cmd_publish(const Arguments& arguments)
   const auto run = dataset::load(run_path);
   const auto warnings = dataset::publish_warnings(run, featured_dataset(publish.data_dir).get());
   for (const auto& warning : warnings) {
-    std::cerr << "layerbench: " << (values->count("strict") ? "error" : "warning") << ": publish: " << run_path
-              << ": " << warning << "\n";
+    std::cerr << "layerbench: " << (values->count("strict") ? "error" : "warning") << ": publish: "
+              << util::printable(run_path + ": " + warning) << "\n";
   }
   if (!warnings.empty() && values->count("strict")) {
     throw Error("publish: " + run_path + " not published (--strict): " + std::to_string(warnings.size())
                 + (warnings.size() == 1 ? " problem" : " problems") + " above");
   }
   const auto entry = dataset::publish(run, publish);
-  std::cout << "published " << dataset::reference(entry.id, entry.version) << " as "
-            << (publish.data_dir / entry.path).string() << " (label \"" << entry.label << "\", sha256 " << entry.sha256 << ")\n";
+  std::cout << util::printable("published " + dataset::reference(entry.id, entry.version) + " as "
+                               + (publish.data_dir / entry.path).string() + " (label \"" + entry.label + "\", sha256 "
+                               + entry.sha256 + ")")
+            << "\n";
   return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "cli/command.hpp"
 
 #include "dataset/validate.hpp"
+#include "util/text.hpp"
 
 #include <iostream>
 
@@ -26,14 +27,15 @@ int cmd_validate(const Arguments& arguments)
   for (const auto& file : (*values)["file"].as<std::vector<std::string>>()) {
     std::vector<std::string> warnings;
     const auto problems = dataset::validate_file(file, &warnings);
+    // A problem quotes what the file holds (an id, a title): escaped, so that it cannot drive the terminal.
     for (const auto& problem : problems) {
-      std::cout << problem << "\n";
+      std::cout << util::printable(problem) << "\n";
     }
     for (const auto& warning : warnings) {
-      std::cout << "warning: " << warning << "\n";
+      std::cout << "warning: " << util::printable(warning) << "\n";
     }
     if (problems.empty()) {
-      std::cout << file << ": valid\n";
+      std::cout << util::printable(file) << ": valid\n";
     }
     invalid += problems.empty() ? 0 : 1;
   }

@@ -10,6 +10,7 @@
 #include "dataset/batch_sizes.hpp"
 #include "dataset/rounds.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,36 +24,16 @@ namespace layerbench::cli {
 
 namespace {
 
-// The items of a comma-separated option value; an empty item ("1,,8", "1,8,") is a usage error, never
-// dropped in silence.
-std::vector<std::string> split(const std::string& text, const std::string& option)
-{
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= text.size() && !text.empty()) {
-    const auto comma = std::min(text.find(',', start), text.size());
-    if (comma == start) {
-      throw UsageError(option + ": '" + text + "' has an empty item (two commas, or one at an end)");
-    }
-    parts.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return parts;
-}
-
 std::vector<std::string> parse_layers(const std::string& text)
 {
   std::vector<std::string> layers;
   std::set<std::string> seen;
-  for (const auto& name : split(text, "--layers")) {
+  for (const auto& name : util::comma_list(text, "--layers")) {
     bench::find_layer(name); // throws UsageError with a hint
     if (!seen.insert(name).second) {
       throw UsageError("--layers: '" + name + "' is given twice");
     }
     layers.push_back(name);
-  }
-  if (layers.empty()) {
-    throw UsageError("--layers: no layer named");
   }
   return layers;
 }
@@ -62,7 +43,7 @@ std::vector<std::string> parse_layers(const std::string& text)
 std::vector<int> parse_batch_sizes(const std::string& text)
 {
   std::vector<int> sizes;
-  for (const auto& part : split(text, "--batch-sizes")) {
+  for (const auto& part : util::comma_list(text, "--batch-sizes")) {
     size_t used = 0;
     long value = 0;
     try {
@@ -77,9 +58,6 @@ std::vector<int> parse_batch_sizes(const std::string& text)
       throw UsageError("--batch-sizes: " + part + " is given twice");
     }
     sizes.push_back(static_cast<int>(value));
-  }
-  if (sizes.empty()) {
-    throw UsageError("--batch-sizes: no batch size given");
   }
   return sizes;
 }
@@ -212,7 +190,7 @@ std::vector<std::string> matrix_layers(const po::variables_map& values)
   if (values.count("layer-sum")) {
     require(!values.count("layers"), "--layer-sum: measures the model and its layers; give it or --layers, not both");
     std::vector<std::string> layers;
-    for (const auto& model : split(values["layer-sum"].as<std::string>(), "--layer-sum")) {
+    for (const auto& model : util::comma_list(values["layer-sum"].as<std::string>(), "--layer-sum")) {
       for (const auto& name : bench::models::layer_sum_layers(model)) {
         require(std::find(layers.begin(), layers.end(), name) == layers.end(), "--layer-sum: '" + model + "' is given twice");
         layers.push_back(name);

@@ -3,6 +3,7 @@
 
 #include "util/error.hpp"
 #include "util/suggest.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <map>
@@ -214,20 +215,10 @@ void apply_axes_argument(AxisGrid& grid, const std::string& argument)
   if (equals == std::string::npos || equals == 0) {
     throw UsageError("--axes: '" + argument + "' is not AXIS=VALUE[,VALUE...] (e.g. precision=fp32,bf16)");
   }
-  std::vector<std::string> values;
-  size_t start = equals + 1;
-  while (start <= argument.size()) {
-    const auto comma = std::min(argument.find(',', start), argument.size());
-    if (comma == start && !(start == argument.size() && values.empty())) {
-      throw UsageError("--axes: '" + argument + "' has an empty value (two commas, or one at an end)");
-    }
-    if (comma > start) {
-      values.push_back(argument.substr(start, comma - start));
-    }
-    start = comma + 1;
-  }
+  const auto name = argument.substr(0, equals);
+  const auto values = util::comma_list(argument.substr(equals + 1), "--axes: axis " + name);
   try {
-    set_grid_values(grid, argument.substr(0, equals), values);
+    set_grid_values(grid, name, values);
   } catch (const UsageError&) {
     throw;
   } catch (const Error& error) {

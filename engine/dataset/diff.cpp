@@ -4,6 +4,7 @@
 #include "dataset/precision.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
+#include "util/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -219,7 +220,8 @@ std::string rule_text(const DiffResult& result)
 // The layer, and the corner where it is not the reference: "Conv2d (bf16 channels_last)".
 std::string cell_name(const CellChange& cell)
 {
-  return cell.axes.is_reference() ? cell.layer : cell.layer + " (" + label(cell.axes) + ")";
+  const auto layer = util::printable(cell.layer);
+  return cell.axes.is_reference() ? layer : layer + " (" + label(cell.axes) + ")";
 }
 
 bool has_page_faults(const DiffResult& result)
@@ -236,11 +238,13 @@ std::string faults(const std::optional<double>& value)
 std::string as_text(const DiffResult& result, const std::string& a_name, const std::string& b_name)
 {
   std::ostringstream out;
-  out << "A: " << a_name << "\nB: " << b_name << "\n\n";
+  // The files' names and settings are data: escaped, so that they cannot drive the terminal.
+  out << "A: " << util::printable(a_name) << "\nB: " << util::printable(b_name) << "\n\n";
   if (!result.settings.empty()) {
     out << "settings that differ:\n";
     for (const auto& setting : result.settings) {
-      out << "  " << setting.name << "\n    A: " << setting.a << "\n    B: " << setting.b << "\n";
+      out << "  " << setting.name << "\n    A: " << util::printable(setting.a) << "\n    B: " << util::printable(setting.b)
+          << "\n";
     }
     out << "\n";
   }
@@ -269,11 +273,11 @@ std::string as_text(const DiffResult& result, const std::string& a_name, const s
 std::string as_markdown(const DiffResult& result, const std::string& a_name, const std::string& b_name)
 {
   std::ostringstream out;
-  out << "A: `" << a_name << "`, B: `" << b_name << "`\n\n";
+  out << "A: `" << util::printable(a_name) << "`, B: `" << util::printable(b_name) << "`\n\n";
   if (!result.settings.empty()) {
     out << "| Setting that differs | A | B |\n|---|---|---|\n";
     for (const auto& setting : result.settings) {
-      out << "| " << setting.name << " | " << setting.a << " | " << setting.b << " |\n";
+      out << "| " << setting.name << " | " << util::printable(setting.a) << " | " << util::printable(setting.b) << " |\n";
     }
     out << "\n";
   }
@@ -322,7 +326,8 @@ std::string as_json(const DiffResult& result, const std::string& a_name, const s
   }
   const auto& s = result.summary;
   json["summary"] = {{"faster", s.faster}, {"slower", s.slower}, {"unchanged", s.unchanged}, {"missing", s.missing}};
-  return json.dump(2) + "\n";
+  // ASCII only: DEL and the C1 controls, which JSON allows raw, are written as \u escapes too.
+  return json.dump(2, ' ', true) + "\n";
 }
 
 } // namespace

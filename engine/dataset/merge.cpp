@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/merge.hpp"
 
-#include "dataset/io.hpp"
+#include "dataset/same_run.hpp"
 #include "dataset/shard.hpp"
 #include "dataset/speed_class.hpp"
 #include "dataset/validate.hpp"
@@ -15,59 +15,15 @@ namespace layerbench::dataset {
 
 namespace {
 
-using OrderedJson = nlohmann::ordered_json;
-
-// The parts of a dataset that must be equal in every shard, as JSON so that a new field is
-// compared without touching this file.
-OrderedJson common_part(const Dataset& dataset, const char* part)
-{
-  auto json = to_json(dataset);
-  if (json.contains("methodology")) {
-    json["methodology"].erase("shard");
-    json["methodology"].erase("shard_cells");
-  }
-  json["provenance"].erase("command_line");
-  if (json.contains("environment")) {
-    // Each shard times the device's peaks on its own, so they differ by noise; the merge keeps the first's.
-    json["environment"].erase("peaks");
-    // Shards run one after another or side by side; the load around each differs, and is merged below.
-    json["environment"].erase("load_average_start");
-    json["environment"].erase("load_average_end");
-    json["environment"].erase("other_cores_busy");
-  }
-  for (auto& layer : json["layers"]) {
-    layer.erase("speed_class"); // relative to the shard's own fastest layer; recomputed after the merge
-  }
-  return json.contains(part) ? json[part] : OrderedJson(nullptr);
-}
-
-// A value as a message quotes it: JSON, cut short.
-std::string quoted_value(const OrderedJson& json, const std::string& pointer)
-{
-  const OrderedJson::json_pointer at(pointer);
-  if (!json.contains(at)) {
-    return "absent";
-  }
-  auto text = json.at(at).dump();
-  constexpr size_t k_longest = 80;
-  return text.size() <= k_longest ? text : text.substr(0, k_longest) + "...";
-}
-
 void require_same(const ShardFile& first, const ShardFile& other)
 {
-  for (const char* part : {"schema_version", "kind", "environment", "methodology", "layers", "provenance", "units"}) {
-    const auto mine = common_part(first.dataset, part);
-    const auto theirs = common_part(other.dataset, part);
-    if (mine == theirs) {
-      continue;
-    }
-    // The first field that differs, so that the user knows which option or setting to line up.
-    const auto patch = OrderedJson::diff(mine, theirs);
-    const std::string inside = patch.empty() ? "" : patch.front().at("path").get<std::string>();
-    throw Error(other.origin + ": /" + part + inside + " differs from " + first.origin + " ("
-                + quoted_value(theirs, inside) + " here, " + quoted_value(mine, inside)
-                + " there); only shards of one run (same machine setup, options and build) can be merged");
+  const auto difference = run_difference(first.dataset, other.dataset, ShardFields::ignored);
+  if (!difference) {
+    return;
   }
+  throw Error(other.origin + ": " + difference->pointer + " differs from " + first.origin + " (" + difference->other_value
+              + " here, " + difference->first_value + " there); only shards of one run (same machine setup, options "
+              "and build) can be merged");
 }
 
 Shard shard_of(const ShardFile& file)

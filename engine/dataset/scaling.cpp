@@ -6,7 +6,9 @@
 #include "dataset/precision.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
+#include "util/text.hpp"
 
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -30,19 +32,42 @@ struct Found
   std::string file;
 };
 
-std::string device_of(const Dataset& dataset)
+// What must be the same in every file for a factor to measure the ranks alone: the device and the torch
+// release (a newer release's kernels or all-reduce would be read as scaling).
+void check_one_setup(const std::vector<NamedDataset>& datasets)
 {
-  return dataset.environment ? dataset.environment->device.name : std::string();
+  const auto& first = datasets.front();
+  for (const auto& named : datasets) {
+    const auto setting = [&](const char* what, const std::string& mine, const std::string& theirs, const char* rule) {
+      if (mine != theirs) {
+        throw Error(named.name + ": " + what + " \"" + theirs + "\", " + first.name + " " + what + " \"" + mine + "\"; " + rule);
+      }
+    };
+    const auto* a = first.dataset->environment ? &*first.dataset->environment : nullptr;
+    const auto* b = named.dataset->environment ? &*named.dataset->environment : nullptr;
+    setting("measured on", a ? a->device.name : "", b ? b->device.name : "", "a scaling factor compares one device's runs");
+    setting("with torch", a ? a->torch_version : "", b ? b->torch_version : "",
+            "a scaling factor compares runs of one torch release");
+  }
 }
 
-void check_one_device(const std::vector<NamedDataset>& datasets)
+// A cell's world size as its own throughput counts it: every rank's batch per median step
+// (results[].data_parallel). A world_size edited, or a data_parallel record dropped, disagrees with it.
+void check_world_size(const NamedDataset& named, const Cell& cell)
 {
-  for (const auto& named : datasets) {
-    if (device_of(*named.dataset) != device_of(*datasets.front().dataset)) {
-      throw Error(named.name + ": measured on \"" + device_of(*named.dataset) + "\", " + datasets.front().name
-                  + " on \"" + device_of(*datasets.front().dataset) + "\"; a scaling factor compares one device's runs");
-    }
+  if (!cell.throughput_samples_per_s) {
+    return;
   }
+  const int world = cell.data_parallel ? cell.data_parallel->world_size : 1;
+  const double ranks = *cell.throughput_samples_per_s * cell.stats->median_ms / 1000.0 / cell.batch_size;
+  if (std::abs(ranks - world) <= 1e-6 * world) {
+    return;
+  }
+  throw Error(named.name + ": " + describe_cell({cell.layer, cell.batch_size, cell.axes}) + " records world size "
+              + std::to_string(world) + (cell.data_parallel ? "" : " (no data_parallel)")
+              + ", but its throughput_samples_per_s is that of " + util::format_significant(ranks, 3) + " ranks of "
+              + std::to_string(cell.batch_size) + " samples per " + util::format_significant(cell.stats->median_ms, 3)
+              + " ms step; the file contradicts itself");
 }
 
 ScalingRow row_of(const Cell& single, const Cell& ranks)
@@ -71,9 +96,9 @@ ScalingRow row_of(const Cell& single, const Cell& ranks)
 std::vector<ScalingRow> scaling(const std::vector<NamedDataset>& datasets)
 {
   if (datasets.empty()) {
-    return {};
+    throw Error("no files to pair");
   }
-  check_one_device(datasets);
+  check_one_setup(datasets);
   std::map<Key, Found> cells;
   std::vector<Key> order;
   for (const auto& named : datasets) {
@@ -81,6 +106,7 @@ std::vector<ScalingRow> scaling(const std::vector<NamedDataset>& datasets)
       if (!is_model_step(*named.dataset, cell)) {
         continue;
       }
+      check_world_size(named, cell);
       const Key key{cell.layer, cell.batch_size, label(cell.axes), cell.data_parallel ? cell.data_parallel->world_size : 1};
       const auto [at, fresh] = cells.emplace(key, Found{&cell, named.name});
       if (!fresh) {
@@ -99,21 +125,22 @@ std::vector<ScalingRow> scaling(const std::vector<NamedDataset>& datasets)
     }
     rows.push_back(row_of(*single->second.cell, *cells.at(key).cell));
   }
+  if (rows.empty()) {
+    throw Error("nothing to pair: no data-parallel training step in these files has a one-process twin (the same "
+                "model, batch per rank and corner); give a run made with --world-size N and one of the same matrix "
+                "from one process");
+  }
   return rows;
 }
 
 std::string format_scaling(const std::vector<ScalingRow>& rows)
 {
-  if (rows.empty()) {
-    return "no data-parallel training step has a one-process twin (same model, batch per rank and corner) in these "
-           "datasets\n";
-  }
   std::string text = "| model | batch per rank | corner | ranks | one process (samples/s) | all ranks (samples/s) | "
                      "scaling factor (range) | all-reduce per step (ms) |\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& row : rows) {
     const int figures = supported_figures(row.rounds ? std::optional<double>((row.factor_high - row.factor_low) / row.factor)
                                                      : std::nullopt);
-    text += "| " + row.layer + " | " + std::to_string(row.batch_per_rank) + " | "
+    text += "| " + util::printable(row.layer) + " | " + std::to_string(row.batch_per_rank) + " | "
             + (row.axes.is_reference() ? std::string("reference") : label(row.axes)) + " | " + std::to_string(row.world_size)
             + " | " + format_figures(row.single_throughput, figures) + " | "
             + format_figures(row.ranks_throughput, figures) + " | " + format_figures(row.factor, figures)

@@ -44,11 +44,12 @@ struct NamedDataset
 };
 
 // One row per data-parallel cell of `datasets` that has a one-process twin among them, in the order
-// found. Throws Error naming the files where they describe different devices, or where one cell is
-// measured twice at one world size.
+// found. Throws Error naming the files where they describe different devices or torch releases, where
+// a cell's world size disagrees with its own throughput (world size x batch per median step), where one
+// cell is measured twice at one world size, and where nothing pairs at all.
 std::vector<ScalingRow> scaling(const std::vector<NamedDataset>& datasets);
 
-// The rows as a Markdown table, with what the factor means; says so where there are none.
+// The rows as a Markdown table, with what the factor means.
 std::string format_scaling(const std::vector<ScalingRow>& rows);
 
 } // namespace layerbench::dataset

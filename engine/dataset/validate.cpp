@@ -6,6 +6,7 @@
 #include "dataset/catalog.hpp"
 #include "dataset/data_folder.hpp"
 #include "dataset/inconsistencies.hpp"
+#include "dataset/citation_check.hpp"
 #include "dataset/io.hpp"
 #include "dataset/rounds.hpp"
 #include "dataset/shard.hpp"
@@ -59,22 +60,6 @@ std::optional<double> as_double(const std::optional<T>& value)
   return value ? std::optional<double>(static_cast<double>(*value)) : std::nullopt;
 }
 
-bool valid_timestamp(const std::string& text)
-{
-  // "2026-11-22T04:05:07Z"
-  static const std::string shape = "dddd-dd-ddTdd:dd:ddZ";
-  if (text.size() != shape.size()) {
-    return false;
-  }
-  for (size_t i = 0; i < shape.size(); ++i) {
-    const bool digit = text[i] >= '0' && text[i] <= '9';
-    if (shape[i] == 'd' ? !digit : text[i] != shape[i]) {
-      return false;
-    }
-  }
-  return true;
-}
-
 void check_header(const Dataset& dataset, Checker& checker)
 {
   const bool published = dataset.version > 0;
@@ -95,9 +80,6 @@ void check_header(const Dataset& dataset, Checker& checker)
   }
   if (dataset.title.empty()) {
     checker.add("/title", "empty title");
-  }
-  if (!valid_timestamp(dataset.created)) {
-    checker.add("/created", "\"" + dataset.created + "\" is not a UTC time like 2026-11-22T04:05:07Z");
   }
   if (dataset.license.id != "CC-BY-4.0") {
     checker.add("/license/id", "\"" + dataset.license.id + "\": datasets are published under CC-BY-4.0");
@@ -676,6 +658,8 @@ std::vector<Problem> check(const Dataset& dataset, Completeness completeness)
   check_rounds(dataset, checker);
   return problems;
 }
+  const auto citation = check_citation(dataset);
+  problems.insert(problems.end(), citation.begin(), citation.end());
 
 // ---------------------------------------------------------------------------------------------------
 // Files

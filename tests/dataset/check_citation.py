@@ -3,11 +3,18 @@
 """CITATION.cff and the CFF snippet of every dataset in data/ pass `cffconvert --validate`.
 
   check_citation.py LAYERBENCH
+  check_citation.py LAYERBENCH --door FIXTURE.json
+
+With --door: variants of a fixture dataset's citation fields (a created time that does not exist,
+DEL, C1 controls, noncharacters, white space only, and printable text that YAML quotes) are each
+either refused by `layerbench validate` or exported as a CFF that cffconvert accepts (issue 36); the
+printable ones must be accepted by both.
 
 Run with the venv's python (LAYERBENCH_PYTHON), which has cffconvert; exits 77 (skipped) without it.
 A deliberately broken copy must fail, so that a cffconvert that accepts everything is noticed.
 """
 import glob
+import json
 import os
 import subprocess
 import sys
@@ -22,14 +29,68 @@ def valid(path):
     return run.returncode == 0, (run.stdout + run.stderr).strip().splitlines()[-1:]
 
 
+# (what it changes, whether validate must accept it): the probes of issue 36 and printable text.
+DOOR_CASES = [
+    ({"created": "2026-13-45T99:99:99Z"}, False),
+    ({"created": "2026-02-29T12:00:00Z"}, False),
+    ({"title": "Title\x7f"}, False),
+    ({"title": "Title\u0085"}, False),
+    ({"title": "Title\u009b31m"}, False),
+    ({"title": "Title\ufffe"}, False),
+    ({"title": "Title\uffff"}, False),
+    ({"title": "Title\x1b]0;PWNED\x07"}, False),
+    ({"title": "Title\x01"}, False),
+    ({"title": "Title\x00"}, False),
+    ({"title": "   "}, False),
+    ({"creators": [{"name": "Ada\x7f", "affiliation": ""}]}, False),
+    ({"creators": [{"name": "Ada", "affiliation": "Lab\ufffe"}]}, False),
+    ({"creators": [{"name": " ", "affiliation": ""}]}, False),
+    ({"title": "- H100: \"fp32\" #1, 100% of {layers} & 'more' \u00b5s \u20ac \U0001f600"}, True),
+    ({"creators": [{"name": "Ad\u00e0 Lovelace: [x]", "affiliation": ""}]}, True),
+    ({"created": "2024-02-29T23:59:59Z"}, True),
+]
+
+
+def door(layerbench, fixture, folder):
+    """How many door cases fail: validate accepted a dataset whose CFF cffconvert rejects, or refused a good one."""
+    with open(fixture) as f:
+        base = json.load(f)
+    # Without an affiliation: CFF writes a creator as an entity (`name`), and an entity has no
+    # `affiliation`, so a creator with one gives a CFF that cffconvert rejects whatever the text
+    # (dataset::cff, an open problem apart from the characters checked here).
+    base["creators"] = [{"name": creator["name"], "affiliation": ""} for creator in base["creators"]]
+    failures = 0
+    for number, (change, acceptable) in enumerate(DOOR_CASES):
+        dataset = dict(base, **change)
+        path = os.path.join(folder, f"door-{number}.json")
+        with open(path, "w") as f:
+            json.dump(dataset, f)
+        accepted = subprocess.run([layerbench, "validate", path], capture_output=True).returncode == 0
+        cff_ok = None
+        if accepted:
+            out = path + ".cff"
+            subprocess.run([layerbench, "export", path, "--format", "cff", "--out", out], check=True)
+            cff_ok, _ = valid(out)
+        good = (accepted and cff_ok) if acceptable else (not accepted or cff_ok)
+        verdict = "refused by validate" if not accepted else "CFF valid" if cff_ok else "validated, but its CFF is INVALID"
+        print(f"{'ok  ' if good else 'FAIL'} {json.dumps(change)}: {verdict}")
+        failures += 0 if good else 1
+    return failures
+
+
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2] != "--door"):
         print(__doc__)
         return 2
     if not os.access(CFFCONVERT, os.X_OK):
         print(f"SKIPPED: {CFFCONVERT} is not installed (pip install cffconvert, scripts/requirements-test.txt)")
         return 77
     layerbench = sys.argv[1]
+    if len(sys.argv) == 4:
+        with tempfile.TemporaryDirectory() as folder:
+            failures = door(layerbench, sys.argv[3], folder)
+        print(f"{failures} failure(s)")
+        return 1 if failures else 0
     failures = 0
     with tempfile.TemporaryDirectory() as folder:
         files = [os.path.join(ROOT, "CITATION.cff")]
