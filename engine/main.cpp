@@ -108,10 +108,10 @@ int flushed(int status)
 
 int main(int argc, char** argv)
 {
-  try {
   // Messages quote ids, titles, labels and file content: escaped, so that data cannot drive the terminal.
   using layerbench::util::LineBreaks;
   using layerbench::util::printable;
+  try {
     return flushed(dispatch(argc, argv));
   } catch (const layerbench::UsageError& error) {
     std::cerr << "layerbench: error: " << printable(error.what(), LineBreaks::keep) << "\n";

@@ -4,9 +4,9 @@
 #include "dataset/physics.hpp"
 
 #include "dataset/catalog.hpp"
+#include "dataset/citation_check.hpp"
 #include "dataset/data_folder.hpp"
 #include "dataset/inconsistencies.hpp"
-#include "dataset/citation_check.hpp"
 #include "dataset/io.hpp"
 #include "dataset/rounds.hpp"
 #include "dataset/shard.hpp"
@@ -651,6 +651,8 @@ std::vector<Problem> check(const Dataset& dataset, Completeness completeness)
   std::vector<Problem> problems;
   Checker checker(problems);
   check_header(dataset, checker);
+  const auto citation = check_citation(dataset);
+  problems.insert(problems.end(), citation.begin(), citation.end());
   check_kind(dataset, checker);
   check_layers(dataset, checker);
   check_methodology(dataset, checker);
@@ -658,8 +660,6 @@ std::vector<Problem> check(const Dataset& dataset, Completeness completeness)
   check_rounds(dataset, checker);
   return problems;
 }
-  const auto citation = check_citation(dataset);
-  problems.insert(problems.end(), citation.begin(), citation.end());
 
 // ---------------------------------------------------------------------------------------------------
 // Files
