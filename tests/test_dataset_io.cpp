@@ -84,6 +84,32 @@ TEST_CASE("dataset::serialize")
     CHECK(text.find("\"flop_per_s\": 107000000000.0") != std::string::npos);
     CHECK(text.find("\"bytes_per_s\"") != std::string::npos);
   }
+  SUBCASE("round trip of the cache levels' peaks (1.7.0); absent where unmeasured, an unknown level refused")
+  {
+    auto original = test::measured();
+    dataset::Peaks peaks;
+    peaks.method = "a product and triads";
+    peaks.compute.push_back({"fp32", "product", 2e9, 20.0, 1e11, 0.01, 7, true});
+    peaks.memory = dataset::PeakRate{"triad", "128 MiB", 4e8, 10.0, 4e10, 0.02, 5, true};
+    original.environment->peaks = peaks;
+    CHECK(dataset::serialize(original).find("\"caches\"") == std::string::npos);
+    original.environment->peaks->caches.push_back(
+      {"L2", 1 << 20, "cpu0/cache/index2: 512K, 1 CPU per instance, x 2 for 2 threads",
+       dataset::PeakRate{"triad", "512 KiB", 5.2e5, 0.004, 1.3e11, 0.03, 40, false}});
+    const auto text = dataset::serialize(original);
+    const auto read = dataset::parse_unchecked(text, "round-trip");
+    CHECK(dataset::serialize(read) == text);
+    REQUIRE(read.environment->peaks->caches.size() == 1);
+    const auto& cache = read.environment->peaks->caches[0];
+    CHECK(cache.level == "L2");
+    CHECK(cache.size_bytes == 1 << 20);
+    CHECK(cache.triad.rate == 1.3e11);
+    CHECK(*cache.triad.noise_target_met == false);
+    auto bad = text;
+    bad.replace(bad.find("\"L2\""), 4, "\"L9\"");
+    CHECK(test::error_of([&] { dataset::parse_unchecked(bad, "bad"); })
+          == "bad: /environment/peaks/caches/0/level: \"L9\" is not one of L1, L2, L3, L4");
+  }
   SUBCASE("round trip of a CUDA cell's graph, cold and clock record (1.3.0)")
   {
     auto original = test::measured();

@@ -30,7 +30,24 @@ dataset::Cell cell_at(int batch, double median_ms)
 }
 
 // 100 GFLOP/s and 10 GB/s: the ridge at 10 FLOP/byte.
-const dataset::Roofs k_roofs{100e9, 10e9, "fp32", dataset::PeakOrigin::measured};
+dataset::Roofs roofs_of(double flop_per_s, double bytes_per_s)
+{
+  dataset::Roofs roofs;
+  roofs.compute_flop_per_s = flop_per_s;
+  roofs.memory_bytes_per_s = bytes_per_s;
+  roofs.precision = "fp32";
+  return roofs;
+}
+const dataset::Roofs k_roofs = roofs_of(100e9, 10e9);
+
+// The same device with 1 MiB of L2 at 100 GB/s and 32 MiB of L3 at 40 GB/s measured.
+dataset::Roofs roofs_with_caches()
+{
+  auto roofs = k_roofs;
+  roofs.caches.push_back({"L2", 1 << 20, 100e9, 0.01, true});
+  roofs.caches.push_back({"L3", 32 << 20, 40e9, 0.01, true});
+  return roofs;
+}
 
 } // namespace
 
@@ -113,5 +130,67 @@ TEST_CASE("dataset::measured_roofs")
     CHECK(!dataset::measured_roofs(data, "fp16"));
     data.environment->peaks->memory.reset();
     CHECK(!dataset::measured_roofs(data));
+  }
+}
+
+TEST_CASE("dataset::memory_roof_for")
+{
+  SUBCASE("the smallest measured level that holds the working set, else the memory past them")
+  {
+    const auto roofs = roofs_with_caches();
+    CHECK(dataset::memory_roof_for(roofs, 5e5).roof.level == "L2");
+    CHECK(dataset::memory_roof_for(roofs, 1 << 20).roof.level == "L2");
+    CHECK(dataset::memory_roof_for(roofs, 2e6).roof.level == "L3");
+    const auto past = dataset::memory_roof_for(roofs, 1e8);
+    CHECK(past.roof.level == "DRAM");
+    CHECK(past.roof.bytes_per_s == 10e9);
+    CHECK(past.fit == dataset::Fit::measured);
+  }
+  SUBCASE("before 1.7.0: within the recorded last-level cache the level is unmeasured, past it the memory")
+  {
+    auto roofs = k_roofs;
+    roofs.unmeasured_cache_bytes = 32 << 20;
+    CHECK(dataset::memory_roof_for(roofs, 1e6).fit == dataset::Fit::unmeasured_cache);
+    CHECK(dataset::memory_roof_for(roofs, 1e8).fit == dataset::Fit::measured);
+  }
+  SUBCASE("no cache size at all: unknown")
+  {
+    CHECK(dataset::memory_roof_for(k_roofs, 1e8).fit == dataset::Fit::unknown);
+  }
+  SUBCASE("measured_roofs takes the levels from the dataset's peaks, smallest first")
+  {
+    auto data = test::measured();
+    dataset::Peaks peaks;
+    peaks.compute.push_back({"fp32", "mm", 2e9, 20, 1e11, 0.01, 5, true});
+    peaks.memory = dataset::PeakRate{"triad", "t", 3e8, 30, 1e10, 0.01, 5, true};
+    peaks.caches.push_back({"L3", 32 << 20, "s", dataset::PeakRate{"triad", "t", 1.6e7, 0.4, 4e10, 0.02, 5, true}});
+    peaks.caches.push_back({"L2", 1 << 20, "s", dataset::PeakRate{"triad", "t", 5e5, 0.005, 1e11, 0.03, 5, false}});
+    data.environment->peaks = peaks;
+    data.environment->last_level_cache_bytes = 32 << 20;
+    const auto roofs = dataset::measured_roofs(data);
+    REQUIRE(roofs);
+    REQUIRE(roofs->caches.size() == 2);
+    CHECK(roofs->caches[0].level == "L2");
+    CHECK(*roofs->caches[0].noise == 0.03);
+    CHECK(!roofs->unmeasured_cache_bytes); // L3 measured: the last-level cache is not a level unmeasured
+  }
+}
+
+TEST_CASE("dataset::cell_roofline with cache levels")
+{
+  SUBCASE("a working set in L2 is bound by L2's bandwidth, and its share is of that bound")
+  {
+    // 1 MFLOP and 500 kB: intensity 2 FLOP/byte; L2 gives 200 GFLOP/s, capped at the 100 GFLOP/s peak.
+    const auto roofline = dataset::cell_roofline(layer_with(1e6, 0, 5e5), cell_at(1, 0.02), roofs_with_caches());
+    REQUIRE(roofline);
+    CHECK(roofline->bound_by == dataset::Resource::compute);
+    CHECK(roofline->fraction == doctest::Approx(0.5));
+    // 100 kFLOP on 500 kB: 0.2 FLOP/byte, 20 GFLOP/s at L2's 100 GB/s (2 GFLOP/s at DRAM's 10).
+    const auto bound = dataset::cell_roofline(layer_with(1e5, 0, 5e5), cell_at(1, 0.01), roofs_with_caches());
+    REQUIRE(bound);
+    CHECK(bound->bound_by == dataset::Resource::memory);
+    CHECK(bound->memory.roof.level == "L2");
+    CHECK(bound->bound_flop_per_s == doctest::Approx(20e9));
+    CHECK(bound->fraction == doctest::Approx(0.5));
   }
 }

@@ -27,6 +27,41 @@ TEST_CASE("site::roofline_page")
     CHECK(furthest->get("count")->string_value() == "2");
     CHECK(furthest->get("most")->string_value() == "80%");
   }
+  SUBCASE("a working set in a measured L2 is bound by L2's roof, drawn dotted beside DRAM's")
+  {
+    // MaxPool2d at batch 32 moves 1.6 MB, in a 2 MiB L2 of 100 GB/s: 0.8 MFLOP at 0.5 FLOP/byte, bound
+    // at 50 GFLOP/s there (5 at DRAM's 10 GB/s); in 0.032 ms it reaches 25 GFLOP/s.
+    test::set_layer(d, "MaxPool2d", 0, 2.5e4, 5e4, 0.032);
+    d.environment->peaks->caches.push_back({"L2", 2 << 20, "test", dataset::PeakRate{"triad", "t", 1e6, 0.01, 100e9, 0.01, 9, true}});
+    const std::string page = "roofline/" + d.id + "-v1.html";
+    const Data view = test::page_view(d, page);
+    const auto* rows = view.get("rows");
+    REQUIRE(rows != nullptr);
+    bool found = false;
+    for (const auto& row : rows->list_value()) {
+      if (row.get("layer")->string_value() == "MaxPool2d") {
+        found = true;
+        CHECK(row.get("bound_by")->string_value() == "memory (L2)");
+        CHECK(row.get("fraction")->string_value() == "50%"); // DRAM's roof would say 500%
+      }
+    }
+    CHECK(found);
+    CHECK(view.get("chart")->string_value().find("measured fp32, L2 (working sets up to 2.00 MiB)") != std::string::npos);
+    CHECK(view.get("dataset")->get("caches_unmeasured")->is_false());
+  }
+  SUBCASE("a peak that missed its noise target is flagged with what it means")
+  {
+    d.methodology->noise_target = 0.05;
+    d.environment->peaks->compute[0].noise = 0.142;
+    d.environment->peaks->compute[0].noise_target_met = false;
+    const Data view = test::page_view(d, path);
+    const auto* noisy = view.get("dataset")->get("noisy_peaks");
+    REQUIRE(noisy->is_list());
+    CHECK(noisy->list_value()[0].string_value()
+          == "fp32 FLOP/s: noise 14.2% against the 5% target, so its roof is uncertain by about that much; validate holds "
+             "cells to it with a 42.6% tolerance");
+    CHECK(view.get("dataset")->get("caches_unmeasured")->is_true());
+  }
   SUBCASE("no cell with a roofline, no section and no sentence")
   {
     for (const char* layer : {"Conv2d", "MaxPool2d"}) {

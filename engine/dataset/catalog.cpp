@@ -340,10 +340,10 @@ std::string serialize(const Catalog& catalog)
 
 namespace {
 
-void require_valid(const Dataset& run, const std::string& origin)
+void require_valid(const Dataset& run, const std::string& origin, const DatasheetPeaks& datasheet)
 {
   auto problems = check(run);
-  for (const auto& finding : check_physics(run)) {
+  for (const auto& finding : check_physics(run, datasheet)) {
     if (finding.severity == Severity::error) {
       problems.push_back({finding.pointer, finding.message});
     }
@@ -462,7 +462,8 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
     run.provenance.forced = options.forced + (overrode.empty() ? "" : " (overrode: " + overrode + ")");
     check_text("--force reason with what it overrode", run.provenance.forced);
   }
-  require_valid(run, "publish " + reference(run.id, run.version));
+  // The datasheet of the folder published into: the floor of a run made with --no-peaks.
+  require_valid(run, "publish " + reference(run.id, run.version), datasheet_for(options.data_dir / "datasets" / (run.id + ".json")));
 
   // Everything is serialized, and read back as every later reader will read it, before the first
   // byte is written: a publish is all or nothing.

@@ -42,7 +42,9 @@ struct SchemaVersion
 // 1.6.0 added the layer kind model_layer and layers[].part_of (a model's layer measured at the model's own
 // shapes, for its layer sum: issue 25, docs/models.md "The layer sum") and results[].data_parallel (a whole
 // model's training step over several ranks: issue 27).
-inline constexpr SchemaVersion k_schema_version{1, 6, 0};
+// 1.7.0 added environment.peaks.caches: a triad per cache level (L2, L3) with the level's size, the roof
+// of a cell whose working set fits there (issue 35 item 2, docs/roofline.md).
+inline constexpr SchemaVersion k_schema_version{1, 7, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -122,11 +124,22 @@ struct PeakRate
   std::optional<bool> noise_target_met;
 };
 
+// A triad sized to fit one cache level (schema 1.7.0): the roof of a cell whose working set fits
+// there, which may run above the memory's (DRAM's) roof and legitimately so.
+struct CachePeak
+{
+  std::string level;      // "L2", "L3" (a GPU's L2 too)
+  int64_t size_bytes = 0; // what the run's threads reach at this level: a private cache times the threads
+  std::string size_source; // where the size was read, in words ("sysfs index2: 512K per core x 2 threads")
+  PeakRate triad;         // name "triad"; work and rate in bytes and bytes/s
+};
+
 struct Peaks
 {
   std::string method;                 // how they were measured, for the methodology
   std::vector<PeakRate> compute;      // FLOP/s, one per precision the device supports
-  std::optional<PeakRate> memory;     // bytes/s
+  std::optional<PeakRate> memory;     // bytes/s, the triad past every cache (DRAM, a GPU's HBM)
+  std::vector<CachePeak> caches;      // 1.7.0, smallest level first; empty before and where unmeasured
 };
 
 const PeakRate* find_compute_peak(const Peaks& peaks, const std::string& precision);

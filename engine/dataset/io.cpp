@@ -67,6 +67,15 @@ OrderedJson to_json(const Peaks& peaks)
   if (peaks.memory) {
     json["memory"] = to_json(*peaks.memory, "kernel", "bytes", "bytes_per_s");
   }
+  // Absent, not empty, where unmeasured: a file of 1.6 and older reads the same as before.
+  if (!peaks.caches.empty()) {
+    auto& caches = json["caches"] = OrderedJson::array();
+    for (const auto& cache : peaks.caches) {
+      OrderedJson item{{"level", cache.level}, {"size_bytes", cache.size_bytes}, {"size_source", cache.size_source}};
+      item.update(to_json(cache.triad, "kernel", "bytes", "bytes_per_s"));
+      caches.push_back(std::move(item));
+    }
+  }
   return json;
 }
 
@@ -488,6 +497,26 @@ Peaks parse_peaks(Reader reader)
     peaks.memory = parse_peak(reader.object("memory"), "kernel", "bytes", "bytes_per_s");
   } else {
     reader.allow_null("memory");
+  }
+  if (reader.has("caches")) {
+    const auto& caches = reader.array("caches");
+    for (size_t i = 0; i < caches.size(); ++i) {
+      Reader item(caches[i], reader.at("caches") + "/" + std::to_string(i), reader.origin());
+      CachePeak cache;
+      cache.level = item.text("level");
+      if (cache.level.size() != 2 || cache.level[0] != 'L' || cache.level[1] < '1' || cache.level[1] > '4') {
+        item.fail(item.at("level"), "\"" + cache.level + "\" is not one of L1, L2, L3, L4");
+      }
+      cache.size_bytes = item.integer("size_bytes");
+      if (cache.size_bytes < 1 || cache.size_bytes > (int64_t{1} << 50)) {
+        item.fail(item.at("size_bytes"), "expected a size from 1 byte to 1 PiB, found " + std::to_string(cache.size_bytes));
+      }
+      cache.size_source = item.text("size_source");
+      cache.triad = parse_peak(item, "kernel", "bytes", "bytes_per_s"); // reads the rest and refuses unknown fields
+      peaks.caches.push_back(std::move(cache));
+    }
+  } else {
+    reader.allow_null("caches");
   }
   reader.done();
   return peaks;

@@ -1,37 +1,52 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Cells that no device could have measured: a time that implies more FLOP/s than the device's own
-// measured compute peak, or more bytes/s than its measured memory roof for a working set larger than
-// its last-level cache, is a wrong time (a broken timer, a forward that did not run), whatever its noise.
-// Checked against the dataset's own peaks (environment.peaks), with a margin for the peaks' own noise.
+// One physics for every dataset, ours and the reference's: a forward pass takes at least its FLOPs over
+// the compute peak at its precision, and at least its bytes moved over the bandwidth of the level its
+// working set fits in (L2, L3, or the memory past them: dataset/roofline.hpp). A cell faster than that
+// floor is above every roof: its time or a peak is wrong. The roofs are the dataset's own measured peaks
+// (environment.peaks); a run made with --no-peaks is held to its device's datasheet
+// (data/peaks/datasheet.json) where the datasheet knows the device.
 // Kept apart from dataset::check, which every reader runs: a run's own file stays readable, so nothing
 // measured is lost, and `validate` and `publish` refuse it.
 
+#include "dataset/datasheet.hpp"
 #include "dataset/dataset.hpp"
 
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace layerbench::dataset {
 
-// A cell is impossible above this multiple of a measured peak; the measured peaks of a shared
-// machine move by tens of percent between minutes, never by a factor of two within one run.
-inline constexpr double k_impossible_margin = 2.0;
+// The tolerance a cell is allowed above a roof: k_noise_multiple times the peak's own measured noise
+// ((p75 - p25) / median of its samples), and never less than k_least_tolerance. The noise is the spread
+// of the peak's samples; a cell timed minutes later on a shared machine may find it faster by about
+// that much, and 3 interquartile ranges over the median (some 4 standard deviations of a normal
+// spread) is more than chance gives. A datasheet figure has no noise: 5%, what its rounding can hide.
+inline constexpr double k_noise_multiple = 3.0;
+inline constexpr double k_least_tolerance = 0.05;
+double roof_tolerance(std::optional<double> noise);
 
 enum class Severity { error, warning };
 
-struct Finding
+struct PhysicsFinding
 {
   Severity severity = Severity::error;
   std::string pointer; // "/results/3/stats/median_ms"
   std::string message; // with its arithmetic
 };
 
-// Errors: an ok cell above k_impossible_margin x the measured compute peak at its precision, or above
-// k_impossible_margin x the memory roof with a working set larger than the last-level cache.
-// Warnings: a cell above the memory roof whose working set fits in that cache, or whose cache size the
-// dataset does not record. Nothing for datasets without measured peaks.
-std::vector<Finding> check_physics(const Dataset& dataset);
+// Errors: an ok cell whose median is below its floor (at the compute peak, or at the bandwidth of its
+// working set's measured level) by more than the roof's tolerance.
+// Warnings: a peak that missed its noise target; a cell above the memory roof whose working set may sit
+// in a cache whose bandwidth was not measured (files before 1.7.0); a run with neither peaks nor a
+// datasheet entry, whose times nothing bounds.
+std::vector<PhysicsFinding> check_physics(const Dataset& dataset, const DatasheetPeaks& datasheet = {});
+
+// The datasheet a file is held to: DATA/peaks/datasheet.json of the data folder it sits in, else this
+// layerbench checkout's data/peaks/datasheet.json; no devices where neither exists.
+DatasheetPeaks datasheet_for(const std::filesystem::path& file);
 
 } // namespace layerbench::dataset

@@ -15,7 +15,24 @@ std::optional<Roofs> measured_roofs(const Dataset& dataset, const std::string& p
   if (!compute) {
     return std::nullopt;
   }
-  return Roofs{compute->rate, peaks.memory->rate, precision, PeakOrigin::measured};
+  Roofs roofs;
+  roofs.compute_flop_per_s = compute->rate;
+  roofs.memory_bytes_per_s = peaks.memory->rate;
+  roofs.precision = precision;
+  roofs.compute_noise = compute->noise;
+  roofs.memory_noise = peaks.memory->noise;
+  for (const auto& cache : peaks.caches) {
+    roofs.caches.push_back({cache.level, static_cast<double>(cache.size_bytes), cache.triad.rate, cache.triad.noise,
+                            cache.triad.noise_target_met});
+  }
+  std::sort(roofs.caches.begin(), roofs.caches.end(),
+            [](const MemoryRoof& a, const MemoryRoof& b) { return *a.size_bytes < *b.size_bytes; });
+  // A last-level cache larger than every measured level (all of them before 1.7.0) is a level unmeasured.
+  const auto& last_level = dataset.environment->last_level_cache_bytes;
+  if (last_level && (roofs.caches.empty() || static_cast<double>(*last_level) > *roofs.caches.back().size_bytes)) {
+    roofs.unmeasured_cache_bytes = static_cast<double>(*last_level);
+  }
+  return roofs;
 }
 
 std::optional<Roofs> datasheet_roofs(const DatasheetDevice& device, const std::string& precision)
@@ -24,7 +41,34 @@ std::optional<Roofs> datasheet_roofs(const DatasheetDevice& device, const std::s
   if (!rate) {
     return std::nullopt;
   }
-  return Roofs{rate->flop_per_s, device.memory_bytes_per_s, precision, PeakOrigin::datasheet};
+  Roofs roofs;
+  roofs.compute_flop_per_s = rate->flop_per_s;
+  roofs.memory_bytes_per_s = device.memory_bytes_per_s;
+  roofs.precision = precision;
+  roofs.origin = PeakOrigin::datasheet;
+  if (device.last_level_cache_bytes) {
+    roofs.unmeasured_cache_bytes = static_cast<double>(*device.last_level_cache_bytes);
+  }
+  return roofs;
+}
+
+MemoryRoof memory_roof(const Roofs& roofs)
+{
+  return {k_memory_level, std::nullopt, roofs.memory_bytes_per_s, roofs.memory_noise, std::nullopt};
+}
+
+LevelRoof memory_roof_for(const Roofs& roofs, double bytes)
+{
+  for (const auto& cache : roofs.caches) {
+    if (bytes <= *cache.size_bytes) {
+      return {cache, Fit::measured};
+    }
+  }
+  if (roofs.unmeasured_cache_bytes && bytes <= *roofs.unmeasured_cache_bytes) {
+    return {memory_roof(roofs), Fit::unmeasured_cache};
+  }
+  const bool sizes_known = !roofs.caches.empty() || roofs.unmeasured_cache_bytes;
+  return {memory_roof(roofs), sizes_known ? Fit::measured : Fit::unknown};
 }
 
 double ridge_intensity(const Roofs& roofs) { return roofs.compute_flop_per_s / roofs.memory_bytes_per_s; }
@@ -49,9 +93,10 @@ std::optional<CellRoofline> cell_roofline(const Layer& layer, const Cell& cell, 
   result.flop = *layer.flops_per_sample * cell.batch_size;
   result.bytes = bytes;
   result.intensity = result.flop / result.bytes;
-  const double memory_roof = result.intensity * roofs.memory_bytes_per_s;
-  result.bound_by = memory_roof < roofs.compute_flop_per_s ? Resource::memory : Resource::compute;
-  result.bound_flop_per_s = std::min(memory_roof, roofs.compute_flop_per_s);
+  result.memory = memory_roof_for(roofs, bytes);
+  const double memory_bound = result.intensity * result.memory.roof.bytes_per_s;
+  result.bound_by = memory_bound < roofs.compute_flop_per_s ? Resource::memory : Resource::compute;
+  result.bound_flop_per_s = std::min(memory_bound, roofs.compute_flop_per_s);
   result.achieved_flop_per_s = result.flop / (cell.stats->median_ms / 1000.0);
   result.fraction = result.achieved_flop_per_s / result.bound_flop_per_s;
   return result;

@@ -4,13 +4,16 @@
 // The roofline of a cell: how fast it could run at most on a device whose compute peak is P FLOP/s
 // and whose memory moves W bytes/s, given the work (FLOP) and the minimum traffic (bytes) of one
 // forward pass. bound = min(P, intensity * W), intensity = FLOP / bytes; the cell reaches
-// achieved / bound of it. Computed from dataset fields only, so site, diff and scripts agree.
+// achieved / bound of it. W is the bandwidth of the level the working set fits in (L2, L3, or the
+// memory past them, schema 1.7.0): a working set in cache may legitimately pass the memory's roof.
+// Computed from dataset fields only, so site, diff and scripts agree.
 
 #include "dataset/datasheet.hpp"
 #include "dataset/dataset.hpp"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace layerbench::dataset {
 
@@ -19,19 +22,55 @@ enum class PeakOrigin {
   datasheet // data/peaks/datasheet.json: what the vendor states
 };
 
+// One level of the memory hierarchy and the bandwidth it was measured (or stated) to give.
+struct MemoryRoof
+{
+  std::string level;                // "L2", "L3"; k_memory_level past every cache
+  std::optional<double> size_bytes; // the largest working set it serves; none past every cache
+  double bytes_per_s = 0;
+  std::optional<double> noise;      // the measured peak's (p75 - p25) / median; none for a datasheet figure
+  std::optional<bool> noise_target_met;
+};
+
+inline constexpr const char* k_memory_level = "DRAM"; // a GPU's HBM as well: the memory past every cache
+
 struct Roofs
 {
   double compute_flop_per_s = 0;
-  double memory_bytes_per_s = 0;
+  double memory_bytes_per_s = 0; // past every cache
   std::string precision; // "fp32": the compute roof's precision
   PeakOrigin origin = PeakOrigin::measured;
+  std::optional<double> compute_noise; // as MemoryRoof::noise
+  std::optional<double> memory_noise;
+  std::vector<MemoryRoof> caches; // measured cache levels (schema 1.7.0), smallest first
+  // The largest cache's size where the levels were not measured (environment.last_level_cache_bytes,
+  // a datasheet's L2): a working set within it has no measured roof.
+  std::optional<double> unmeasured_cache_bytes;
 };
 
-// The dataset's own measured roofs at `precision` (its compute peak there and its memory peak);
-// nullopt when the run measured no peaks, or not both.
+// The dataset's own measured roofs at `precision` (its compute peak there, its memory peak and its
+// cache levels); nullopt when the run measured no peaks, or not compute and memory both.
 std::optional<Roofs> measured_roofs(const Dataset& dataset, const std::string& precision = "fp32");
 // A datasheet's roofs at `precision`; nullopt when the datasheet has no figure at that precision.
 std::optional<Roofs> datasheet_roofs(const DatasheetDevice& device, const std::string& precision = "fp32");
+
+// Which level a working set of `bytes` is served from, as far as the roofs know it.
+enum class Fit {
+  measured,         // a measured cache level, or the memory past every measured cache
+  unmeasured_cache, // within a cache whose bandwidth was not measured: the memory roof does not bind it
+  unknown           // the device's cache sizes are unknown: it may sit in one
+};
+
+struct LevelRoof
+{
+  MemoryRoof roof; // the memory roof where the level is unmeasured or unknown
+  Fit fit = Fit::measured;
+};
+
+// The smallest measured level that holds `bytes`, else the memory past them.
+LevelRoof memory_roof_for(const Roofs& roofs, double bytes);
+// The memory past every cache as a MemoryRoof.
+MemoryRoof memory_roof(const Roofs& roofs);
 
 // The intensity (FLOP/byte) where the two roofs meet: below it a cell is bound by memory.
 double ridge_intensity(const Roofs& roofs);
@@ -50,6 +89,7 @@ struct CellRoofline
   double intensity = 0;   // flop / bytes
   double bound_flop_per_s = 0;
   Resource bound_by = Resource::compute;
+  LevelRoof memory; // the level the working set is served from, whose bandwidth the memory bound uses
   double achieved_flop_per_s = 0; // flop / median time
   double fraction = 0;            // achieved / bound
 };

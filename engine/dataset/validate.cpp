@@ -2,6 +2,7 @@
 #include "dataset/validate.hpp"
 
 #include "dataset/physics.hpp"
+#include "dataset/sample_check.hpp"
 
 #include "dataset/catalog.hpp"
 #include "dataset/citation_check.hpp"
@@ -127,6 +128,9 @@ void check_peaks(const Peaks& peaks, Checker& checker)
   }
   if (peaks.memory) {
     check_peak(*peaks.memory, "/environment/peaks/memory", "bytes", "bytes_per_s", checker);
+  }
+  for (size_t i = 0; i < peaks.caches.size(); ++i) {
+    check_peak(peaks.caches[i].triad, "/environment/peaks/caches/" + std::to_string(i), "bytes", "bytes_per_s", checker);
   }
 }
 
@@ -658,6 +662,9 @@ std::vector<Problem> check(const Dataset& dataset, Completeness completeness)
   check_methodology(dataset, checker);
   check_results(dataset, completeness, checker);
   check_rounds(dataset, checker);
+  for (auto& problem : check_samples(dataset)) {
+    problems.push_back(std::move(problem));
+  }
   return problems;
 }
 
@@ -747,7 +754,7 @@ std::vector<std::string> validate_file(const std::filesystem::path& path, std::v
     for (const auto& problem : check(dataset)) {
       out.push_back(line(file, problem.pointer, problem.message));
     }
-    for (const auto& finding : check_physics(dataset)) {
+    for (const auto& finding : check_physics(dataset, datasheet_for(path))) {
       if (finding.severity == Severity::error) {
         out.push_back(line(file, finding.pointer, finding.message));
       } else if (warnings) {

@@ -17,7 +17,7 @@ struct ChartPoint
 };
 
 // A transcribed reference is drawn dashed, so it never passes for a measurement.
-enum class Stroke { solid, dashed };
+enum class Stroke { solid, dashed, dotted };
 
 struct ChartSeries
 {

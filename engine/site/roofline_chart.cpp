@@ -108,7 +108,9 @@ std::string render_svg(const RooflineChart& chart)
     const double ridge = roof.compute_flop_per_s / roof.memory_bytes_per_s;
     // The slanted part starts where it enters the frame: at the left edge or at the bottom.
     const double start = std::max(x_min, y_min / roof.memory_bytes_per_s);
-    const std::string dash = roof.stroke == Stroke::dashed ? " stroke-dasharray=\"7 4\"" : "";
+    const std::string dash = roof.stroke == Stroke::dashed  ? " stroke-dasharray=\"7 4\""
+                             : roof.stroke == Stroke::dotted ? " stroke-dasharray=\"2 3\""
+                                                              : "";
     svg += "<polyline class=\"roof\" fill=\"none\" stroke=\"#111827\" stroke-width=\"2\"" + dash + " points=\""
            + px(x_of(start)) + "," + px(y_of(start * roof.memory_bytes_per_s)) + " " + px(x_of(ridge)) + ","
            + px(y_of(roof.compute_flop_per_s)) + " " + px(x_of(x_max)) + "," + px(y_of(roof.compute_flop_per_s)) + "\"/>\n";

@@ -18,7 +18,7 @@ struct Roof
   std::string name; // "measured fp32"; the legend adds its figures on a line of their own
   double compute_flop_per_s = 0;
   double memory_bytes_per_s = 0;
-  Stroke stroke = Stroke::solid; // datasheet roofs are dashed: not what a run of ours reached
+  Stroke stroke = Stroke::solid; // datasheet roofs are dashed: not what a run of ours reached; cache levels dotted
 };
 
 struct RooflinePoint

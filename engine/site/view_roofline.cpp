@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/view_roofline.hpp"
 
+#include "dataset/physics.hpp"
 #include "dataset/speed_class.hpp"
 #include "site/roofline_chart.hpp"
 #include "site/view_common.hpp"
@@ -46,6 +47,21 @@ const dataset::DatasheetDevice* datasheet_of(const SiteData& site, const Dataset
 
 bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
 
+// What bounds a cell, with the memory level its working set is served from: "compute", "memory (L2)",
+// and for files whose cache levels were not measured, why the memory roof may not hold it.
+std::string bound_text(const CellRoofline& roofline)
+{
+  if (roofline.bound_by == Resource::compute) {
+    return "compute";
+  }
+  switch (roofline.memory.fit) {
+  case dataset::Fit::measured: return "memory (" + roofline.memory.roof.level + ")";
+  case dataset::Fit::unmeasured_cache: return "memory (" + roofline.memory.roof.level + "; fits in a cache not measured)";
+  case dataset::Fit::unknown: return "memory (" + roofline.memory.roof.level + "; cache sizes not recorded)";
+  }
+  return "memory";
+}
+
 Data roofline_row(const dataset::Cell& cell, const CellRoofline& roofline)
 {
   Data row = object();
@@ -57,7 +73,7 @@ Data roofline_row(const dataset::Cell& cell, const CellRoofline& roofline)
   row.set("intensity", intensity_text(roofline.intensity));
   row.set("intensity_sort", util::format_significant(roofline.intensity, 6));
   row.set("bound", flop_rate_text(roofline.bound_flop_per_s));
-  row.set("bound_by", dataset::to_string(roofline.bound_by));
+  row.set("bound_by", bound_text(roofline));
   row.set("achieved", flop_rate_text(roofline.achieved_flop_per_s));
   row.set("fraction", fraction_text(roofline.fraction));
   row.set("fraction_sort", util::format_significant(roofline.fraction, 6));
@@ -81,26 +97,70 @@ std::vector<Placed> placed_cells(const SiteData& site, const SiteDataset& entry)
   return placed;
 }
 
-Data measured_peak_rows(const dataset::Peaks& peaks)
+// "14.2%, above its 5% target": a peak that missed its target says so where its noise is given.
+std::string peak_noise_text(const dataset::PeakRate& peak, double target)
 {
-  Data rows = list();
-  const auto row = [](const dataset::PeakRate& peak, const std::string& what, const std::string& rate) {
-    Data view = object();
-    view.set("what", what);
-    view.set("operation", peak.operation);
-    view.set("rate", rate);
-    view.set("median", ms_text(peak.median_ms) + " ms");
-    view.set("noise", peak.noise ? fraction_text(*peak.noise) : std::string(k_missing));
-    view.set("samples", peak.samples ? std::to_string(*peak.samples) : std::string(k_missing));
-    return view;
-  };
+  if (!peak.noise) {
+    return k_missing;
+  }
+  const bool missed = peak.noise_target_met && !*peak.noise_target_met;
+  return fraction_text(*peak.noise) + (missed ? ", missed its " + fraction_text(target) + " target" : "");
+}
+
+struct NamedPeak
+{
+  const dataset::PeakRate* peak;
+  std::string what; // "fp32 FLOP/s", "L2 bandwidth (1.00 MiB)"
+  std::string rate; // "1.23 TFLOP/s", "21.3 GB/s"
+};
+
+// Every peak of a run: compute per precision, the memory past every cache, then each cache level.
+std::vector<NamedPeak> named_peaks(const dataset::Peaks& peaks)
+{
+  std::vector<NamedPeak> named;
   for (const auto& peak : peaks.compute) {
-    rows.push_back(row(peak, peak.name + " FLOP/s", flop_rate_text(peak.rate)));
+    named.push_back({&peak, peak.name + " FLOP/s", flop_rate_text(peak.rate)});
   }
   if (peaks.memory) {
-    rows.push_back(row(*peaks.memory, "memory bandwidth", bandwidth_text(peaks.memory->rate)));
+    named.push_back({&*peaks.memory, std::string(dataset::k_memory_level) + " bandwidth", bandwidth_text(peaks.memory->rate)});
+  }
+  for (const auto& cache : peaks.caches) {
+    named.push_back({&cache.triad, cache.level + " bandwidth (" + util::format_bytes(static_cast<double>(cache.size_bytes)) + ")",
+                     bandwidth_text(cache.triad.rate)});
+  }
+  return named;
+}
+
+Data measured_peak_rows(const dataset::Peaks& peaks, double target)
+{
+  Data rows = list();
+  for (const auto& named : named_peaks(peaks)) {
+    Data view = object();
+    view.set("what", named.what);
+    view.set("operation", named.peak->operation);
+    view.set("rate", named.rate);
+    view.set("median", ms_text(named.peak->median_ms) + " ms");
+    view.set("noise", peak_noise_text(*named.peak, target));
+    view.set("samples", named.peak->samples ? std::to_string(*named.peak->samples) : std::string(k_missing));
+    rows.push_back(view);
   }
   return rows;
+}
+
+// The peaks that missed their noise target, each with what it means for the cells held to it.
+Data noisy_peak_lines(const dataset::Peaks& peaks, double target)
+{
+  Data lines = list();
+  for (const auto& named : named_peaks(peaks)) {
+    const auto& noise = named.peak->noise;
+    if (!noise || named.peak->noise_target_met.value_or(true)) {
+      continue;
+    }
+    lines.push_back(Data(named.what + ": noise " + fraction_text(*noise) + " against the " + fraction_text(target)
+                         + " target, so its roof is uncertain by about that much; validate holds cells to it with a "
+                         + fraction_text(dataset::roof_tolerance(noise)) + " tolerance"));
+  }
+  return lines;
 }
 
 // Datasheet figures as the table gives them (494.7, not a rounded 495): accelerators' figures, in T.
@@ -135,7 +195,11 @@ Data dataset_peaks_view(const SiteData& site, const SiteDataset& entry, const st
   const auto& environment = entry.data.environment;
   const bool has_peaks = environment && environment->peaks;
   view.set("has_measured", Data(has_peaks));
-  view.set("measured", has_peaks ? measured_peak_rows(*environment->peaks) : list());
+  const double target = entry.data.methodology ? entry.data.methodology->noise_target : 0;
+  view.set("measured", has_peaks ? measured_peak_rows(*environment->peaks, target) : list());
+  const Data noisy = has_peaks ? noisy_peak_lines(*environment->peaks, target) : list();
+  view.set("noisy_peaks", noisy.is_empty_list() ? Data(false) : noisy);
+  view.set("caches_unmeasured", Data(has_peaks && environment->peaks->caches.empty()));
   view.set("method", has_peaks ? environment->peaks->method : std::string());
   view.set("no_peaks", Data(!has_peaks && !is_reference(entry)));
   const auto* device = datasheet_of(site, entry.data);
@@ -152,9 +216,15 @@ RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std
   chart.title = "Roofline of " + dataset_label(entry);
   chart.description = "Achieved FLOP/s of every timed cell against its arithmetic intensity (FLOP per byte of minimum "
                       "traffic), log-log, under the device's roofs: the memory bandwidth times the intensity, capped by "
-                      "the fp32 compute peak. The table below gives every figure.";
+                      "the fp32 compute peak; a cell whose working set fits in a cache level is bound by that level's "
+                      "roof. The table below gives every figure.";
   if (const auto roofs = dataset::measured_roofs(entry.data, k_precision)) {
-    chart.roofs.push_back({"measured fp32", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
+    chart.roofs.push_back({"measured fp32, DRAM", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
+    // A cache's roof holds only the cells whose working set fits in it; dotted, as it is not everyone's.
+    for (const auto& cache : roofs->caches) {
+      chart.roofs.push_back({"measured fp32, " + cache.level + " (working sets up to " + util::format_bytes(*cache.size_bytes) + ")",
+                             roofs->compute_flop_per_s, cache.bytes_per_s, Stroke::dotted});
+    }
   }
   if (const auto* device = datasheet_of(site, entry.data)) {
     if (const auto roofs = dataset::datasheet_roofs(*device, k_precision)) {
@@ -288,7 +358,11 @@ Data layer_roofline_blocks(const SiteData& site, const std::string& layer)
     Data block = object();
     block.set("dataset", dataset_label(entry));
     block.set("href", (is_reference(entry) ? "../roofline.html" : "../" + roofline_path(entry)));
-    block.set("roofs", flop_rate_text(roofs->compute_flop_per_s) + " fp32 and " + bandwidth_text(roofs->memory_bytes_per_s));
+    std::string text = flop_rate_text(roofs->compute_flop_per_s) + " fp32 and " + bandwidth_text(roofs->memory_bytes_per_s) + " " + dataset::k_memory_level;
+    for (const auto& cache : roofs->caches) {
+      text += ", " + bandwidth_text(cache.bytes_per_s) + " " + cache.level;
+    }
+    block.set("roofs", text);
     block.set("is_reference", Data(is_reference(entry)));
     block.set("rows", rows);
     blocks.push_back(block);
