@@ -34,11 +34,14 @@ TEST_CASE("bench::detail::measure_eager")
   auto backend = bench::make_cpu_backend();
   std::atomic<bool> interrupted{false};
   const GradScope grad(dataset::GradMode::inference_mode);
+  // 64 MiB held by someone else, as the canary holds its buffers while a cell is measured.
+  const auto held_elsewhere = torch::ones({16 * 1024 * 1024});
+  const auto live_before = backend->live_memory_bytes();
   const CellBody cell_body(bench::find_layer("LayerNorm"), 2, dataset::Axes{}, *backend, {});
   bench::ClockLog clocks(backend->default_clock_mhz());
   SUBCASE("the first call, the samples the stopping rule asked for, and the memory peak")
   {
-    const auto eager = measure_eager(cell_body, *backend, quick(), Clock::now(), clocks, interrupted);
+    const auto eager = measure_eager(cell_body, *backend, quick(), Clock::now(), clocks, interrupted, live_before);
     REQUIRE(eager);
     CHECK(eager->first_call_ms > 0);
     const auto samples = eager->timed.sampling.device_ms.size();
@@ -46,12 +49,23 @@ TEST_CASE("bench::detail::measure_eager")
     CHECK(samples <= 5);
     CHECK(eager->timed.sampling.host_ms.size() == samples);
     CHECK(eager->timed.iterations >= 1);
-    CHECK(eager->peak_memory_bytes.has_value() == backend->peak_memory_bytes().has_value());
+    REQUIRE(eager->peak_memory_bytes);
+    // LayerNorm(512) on 2 x 512 x 512 floats: its input and output (2 MiB each) and its weight and bias,
+    // counted above what was live before the cell; the 64 MiB held elsewhere are not the cell's.
+    const int64_t held = 2 * (2 * 512 * 512 * 4) + 2 * 512 * 4;
+    CHECK(*eager->peak_memory_bytes >= held);
+    CHECK(*eager->peak_memory_bytes < 2 * held);
+  }
+  SUBCASE("without the bytes live before the cell there is no figure")
+  {
+    const auto eager = measure_eager(cell_body, *backend, quick(), Clock::now(), clocks, interrupted, std::nullopt);
+    REQUIRE(eager);
+    CHECK(!eager->peak_memory_bytes);
   }
   SUBCASE("interrupted: no timing")
   {
     interrupted = true;
-    CHECK(!measure_eager(cell_body, *backend, quick(), Clock::now(), clocks, interrupted));
+    CHECK(!measure_eager(cell_body, *backend, quick(), Clock::now(), clocks, interrupted, live_before));
   }
 }
 

@@ -121,6 +121,7 @@ public:
 
   void synchronize() override {}
 
+  std::optional<int64_t> live_memory_bytes() override { return CountingAllocator::instance().live(); }
   void reset_peak_memory() override { CountingAllocator::instance().reset_peak(); }
   std::optional<int64_t> peak_memory_bytes() override { return CountingAllocator::instance().peak(); }
 
@@ -128,8 +129,10 @@ public:
   std::string memory_method() const override
   {
     return "CPU: peak live bytes of tensor storage allocated through c10's CPU allocator (wrapped by a "
-           "counting allocator) during one steady-state forward, parameters and input included; scratch "
-           "memory that oneDNN and MKL allocate for themselves is not seen.";
+           "counting allocator) during one steady-state forward (a train corner: one training iteration), less "
+           "the bytes live before the cell built its layer and input: so the layer's parameters and buffers, its "
+           "input, its output and the forward's scratch tensors, and nothing else the process holds (not the "
+           "machine-speed canary's buffers); scratch memory that oneDNN and MKL allocate for themselves is not seen.";
   }
 
   void describe(dataset::Environment& environment) const override

@@ -77,25 +77,27 @@ public:
 
   void synchronize() override { torch::cuda::synchronize(); }
 
+  // The caching allocator's allocated bytes (blocks handed to tensors), not its reserved ones: what it
+  // keeps cached for reuse is no tensor's. Its canary buffers count here as on the CPU, and are taken
+  // off the same way, by the baseline read before the cell is built.
+  std::optional<int64_t> live_memory_bytes() override { return allocated_bytes().current; }
+
   void reset_peak_memory() override
   {
     synchronize();
     c10::cuda::CUDACachingAllocator::resetPeakStats(static_cast<c10::DeviceIndex>(index()));
   }
 
-  std::optional<int64_t> peak_memory_bytes() override
-  {
-    synchronize();
-    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(static_cast<c10::DeviceIndex>(index()));
-    return stats.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)].peak;
-  }
+  std::optional<int64_t> peak_memory_bytes() override { return allocated_bytes().peak; }
 
   std::string timer_name() const override { return "cuda-events"; }
   std::string memory_method() const override
   {
-    return "CUDA: the caching allocator's peak allocated bytes during one steady-state forward "
-           "(parameters and input included; cuDNN and cuBLAS workspaces count where they come from "
-           "the caching allocator).";
+    return "CUDA: the caching allocator's peak allocated bytes during one steady-state forward (a train "
+           "corner: one training iteration), less the bytes allocated before the cell built its layer and input: "
+           "so the layer's parameters and buffers, its input, its output and the forward's scratch tensors, and "
+           "nothing else the process holds (not the machine-speed canary's buffers); cuDNN and cuBLAS workspaces "
+           "count where they come from the caching allocator.";
   }
 
   void describe(dataset::Environment& environment) const override
@@ -122,6 +124,20 @@ public:
   }
 
 private:
+  struct AllocatedBytes
+  {
+    int64_t current = 0;
+    int64_t peak = 0;
+  };
+
+  AllocatedBytes allocated_bytes()
+  {
+    synchronize();
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(static_cast<c10::DeviceIndex>(index()));
+    const auto& allocated = stats.allocated_bytes[static_cast<size_t>(c10::CachingAllocator::StatType::AGGREGATE)];
+    return {allocated.current, allocated.peak};
+  }
+
   // Clocks are read where NVML can be had; without it the run goes on and records why.
   void open_nvml(int index)
   {

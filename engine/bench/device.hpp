@@ -57,7 +57,11 @@ public:
   virtual BlockTime time_block(const std::function<void()>& body, int64_t iterations) = 0;
   virtual void synchronize() = 0;
 
-  // Peak bytes live during the forward passes since the last reset, parameters and input included.
+  // The device's memory probe, in bytes of tensor storage its allocator has handed out: live now, and
+  // the most live at once since the last reset (a reset starts the peak from what is live). Both count
+  // everything the process holds (the canary's buffers too), so a cell's figure is the peak less the
+  // bytes live before the cell built anything (bench::measure_cell).
+  virtual std::optional<int64_t> live_memory_bytes() = 0;
   virtual void reset_peak_memory() = 0;
   virtual std::optional<int64_t> peak_memory_bytes() = 0;
 

@@ -53,10 +53,11 @@ std::optional<dataset::Cell> measure_built(const LayerSpec& spec,
                                            const MeasureSettings& settings,
                                            DeviceBackend& backend,
                                            Clock::time_point cell_start,
+                                           std::optional<int64_t> live_before_cell,
                                            const std::atomic<bool>& interrupted)
 {
   ClockLog clocks(backend.default_clock_mhz());
-  const auto eager = detail::measure_eager(cell_body, backend, settings, cell_start, clocks, interrupted);
+  const auto eager = detail::measure_eager(cell_body, backend, settings, cell_start, clocks, interrupted, live_before_cell);
   if (!eager) {
     return std::nullopt;
   }
@@ -177,10 +178,11 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
   try {
     const detail::GlobalKnobs knobs(axes);
     const detail::GradScope grad(axes[dataset::k_mode]);
-    // The previous cell's tensors are gone, so the peak counts this layer's parameters and input.
-    backend.reset_peak_memory();
+    // What is live now is not the cell's (the canary's buffers, anything a caller holds): the peak is
+    // counted above it, so it holds this layer's parameters, buffers, input and what its forward allocates.
+    const auto live_before_cell = backend.live_memory_bytes();
     const detail::CellBody cell_body(spec, batch_size, axes, backend, aoti_package);
-    auto cell = measure_built(spec, batch_size, axes, cell_body, settings, backend, cell_start, interrupted);
+    auto cell = measure_built(spec, batch_size, axes, cell_body, settings, backend, cell_start, live_before_cell, interrupted);
     if (cell) {
       record_data_parallel(*cell);
       cell->cell_seconds = seconds_since(cell_start);

@@ -23,7 +23,8 @@ std::optional<EagerTiming> measure_eager(const CellBody& cell_body,
                                          const MeasureSettings& settings,
                                          Clock::time_point start,
                                          ClockLog& clocks,
-                                         const std::atomic<bool>& interrupted)
+                                         const std::atomic<bool>& interrupted,
+                                         std::optional<int64_t> live_before_cell)
 {
   const auto& body = cell_body.body;
   EagerTiming eager;
@@ -31,7 +32,10 @@ std::optional<EagerTiming> measure_eager(const CellBody& cell_body,
   const auto peak = [&] {
     backend.reset_peak_memory();
     body();
-    eager.peak_memory_bytes = backend.peak_memory_bytes();
+    const auto peak_bytes = backend.peak_memory_bytes();
+    if (peak_bytes && live_before_cell) {
+      eager.peak_memory_bytes = *peak_bytes - *live_before_cell;
+    }
   };
   auto timed = time_body(backend, body, settings, start, clocks, interrupted, peak);
   if (!timed) {

@@ -23,16 +23,20 @@ struct EagerTiming
 {
   Timed timed;
   double first_call_ms = 0; // allocation, lazy initialisation and cudnn.benchmark's autotuning
-  std::optional<int64_t> peak_memory_bytes; // one steady-state call, parameters and input still live
+  // The peak of one steady-state call less `live_before_cell`: the cell's parameters, buffers, input,
+  // output and scratch, nothing the process held before (the canary's buffers).
+  std::optional<int64_t> peak_memory_bytes;
 };
 
 // The body back to back with the L2 cache hot, its budget counted from `start` (the cell's start).
+// `live_before_cell`: backend.live_memory_bytes() read before `cell_body` was built.
 std::optional<EagerTiming> measure_eager(const CellBody& cell_body,
                                          DeviceBackend& backend,
                                          const MeasureSettings& settings,
                                          Clock::time_point start,
                                          ClockLog& clocks,
-                                         const std::atomic<bool>& interrupted);
+                                         const std::atomic<bool>& interrupted,
+                                         std::optional<int64_t> live_before_cell);
 
 // One variant of the forward (a CUDA graph replay, or a cold L2 before each forward) with the eager
 // block-size and stopping rules, its budget counted from its own start; its timer describes itself
