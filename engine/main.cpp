@@ -29,6 +29,7 @@ const std::vector<Command>& commands()
     {"scaling", "the scaling factor of data-parallel training steps, from runs at world sizes 1 and N", cmd_scaling},
     {"export", "write a dataset as CSV (one row per cell), or its citation as BibTeX or CFF", cmd_export},
     {"publish", "turn a local run into the next published version in data/", cmd_publish},
+    {"erratum", "withdraw a published version's figures of one field, with an erratum the site shows", cmd_erratum},
     {"render", "render the datasets in data/ into the static site", cmd_render},
     {"serve", "preview the site over local HTTP with live reload", cmd_serve},
   };

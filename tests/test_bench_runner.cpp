@@ -2,6 +2,7 @@
 
 #include "bench/cpu_backend.hpp"
 #include "dataset/io.hpp"
+#include "dataset/memory_check.hpp"
 #include "dataset/validate.hpp"
 #include "util/error.hpp"
 
@@ -306,6 +307,46 @@ TEST_CASE("bench::run_matrix axes")
     CHECK(cell->train->backward_input);
     CHECK(!cell->train->backward_weight);
     CHECK(dataset::find_cell(result, "AvgPool2d", 1)->axes.is_reference());
+  }
+}
+
+TEST_CASE("bench::run_matrix peak memory")
+{
+  // A simple layer's forward holds its parameters, its input and its output, and allocates besides at
+  // most one scratch tensor the size of its output or input (Dropout's mask, a convolution's reordered
+  // input or weights): about 3x what it must hold at most, 1.0x to 1.64x in every published dataset once
+  // the canary is taken off. 4x leaves room for an allocator's rounding and nothing more; the canary's
+  // 64.75 MiB, which the CPU runs of 2026-11-22 to 2026-11-27 counted, is 518x Dropout's floor at batch 32.
+  constexpr double k_simple_layer_multiple = 4.0;
+  TempDir dir;
+  auto backend = bench::make_cpu_backend();
+  std::atomic<bool> interrupted{false};
+  auto options = small_run(dir.path / "run.json");
+  options.layers = {"Linear", "Dropout", "LayerNorm", "Conv2d"};
+  options.batch_sizes = {1, 8};
+
+  SUBCASE("on the runner's own path, the canary on: each peak is the cell's, between its floor and 4x it")
+  {
+    const auto result = bench::run_matrix(options, *backend, interrupted);
+    REQUIRE(result.methodology);
+    CHECK(result.methodology->memory_method.find("not the machine-speed canary's buffers") != std::string::npos);
+    REQUIRE(result.results.size() == 8);
+    for (const auto& cell : result.results) {
+      CAPTURE(cell.layer);
+      CAPTURE(cell.batch_size);
+      REQUIRE(cell.status == dataset::CellStatus::ok);
+      REQUIRE(cell.canary); // measured right before the cell, its buffers live throughout
+      REQUIRE(cell.peak_memory_bytes);
+      const auto* layer = dataset::find_layer(result, cell.layer);
+      REQUIRE(layer);
+      const auto floor = dataset::memory_floor(*layer, cell);
+      REQUIRE(floor);
+      CAPTURE(floor->arithmetic);
+      const auto peak = static_cast<double>(*cell.peak_memory_bytes);
+      CHECK(peak >= floor->bytes);
+      CHECK(peak <= k_simple_layer_multiple * floor->bytes);
+    }
+    CHECK(dataset::check_memory(result).empty());
   }
 }
 

@@ -52,6 +52,7 @@ int cmd_slurm(const Arguments& arguments);
 int cmd_scaling(const Arguments& arguments);
 int cmd_export(const Arguments& arguments);
 int cmd_publish(const Arguments& arguments);
+int cmd_erratum(const Arguments& arguments);
 int cmd_render(const Arguments& arguments);
 int cmd_serve(const Arguments& arguments);
 

@@ -9,6 +9,7 @@
 #include "dataset/io.hpp"
 #include "dataset/json_reader.hpp"
 #include "dataset/json_text.hpp"
+#include "dataset/memory_check.hpp"
 #include "dataset/validate.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -268,6 +269,7 @@ CatalogEntry parse_entry(Reader reader)
   if (!problem.empty()) {
     reader.fail(reader.at("label"), problem);
   }
+  entry.errata = detail::parse_errata(reader);
   reader.done();
   return entry;
 }
@@ -331,6 +333,9 @@ std::string serialize(const Catalog& catalog)
                                 {"sha256", entry.sha256},
                                 {"path", entry.path},
                                 {"replaces", entry.replaces.empty() ? OrderedJson(nullptr) : OrderedJson(entry.replaces)}});
+    if (!entry.errata.empty()) {
+      json["datasets"].back()["errata"] = detail::errata_json(entry.errata);
+    }
   }
   return json.dump(2) + "\n";
 }
@@ -443,6 +448,7 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   if (!label_error.empty()) {
     throw Error("label \"" + options.label + "\": " + label_error);
   }
+  require_memory_figures(run, "publish " + reference(run.id, run.version));
   const auto refusals = publish_refusals(run);
   if (!refusals.empty() && options.forced.empty()) {
     std::string list;

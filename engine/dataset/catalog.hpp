@@ -9,6 +9,7 @@
 //   DATA/datasets/<id>-v<version>.json
 
 #include "dataset/dataset.hpp"
+#include "dataset/erratum.hpp"
 
 #include <filesystem>
 #include <string>
@@ -18,7 +19,8 @@ namespace layerbench::dataset {
 
 // Same meaning of major/minor/patch as the dataset's SchemaVersion.
 // 1.1.0 added datasets[].label; a 1.0.0 entry reads with default_label().
-inline constexpr SchemaVersion k_catalog_schema_version{1, 1, 0};
+// 1.2.0 added datasets[].errata (erratum.hpp); an entry without it has none.
+inline constexpr SchemaVersion k_catalog_schema_version{1, 2, 0};
 inline constexpr SchemaVersion k_oldest_catalog_schema_version{1, 0, 0};
 
 struct CatalogEntry
@@ -38,6 +40,8 @@ struct CatalogEntry
   std::string sha256;
   std::string path; // relative to the data folder: "datasets/<id>-v<N>.json"
   std::string replaces; // "id@N" or empty
+  // Figures of this version withdrawn after publication (erratum.hpp); a new version starts with none.
+  std::vector<Erratum> errata;
 };
 
 struct Catalog

@@ -2,6 +2,7 @@
 #include "dataset/validate.hpp"
 
 #include "dataset/physics.hpp"
+#include "dataset/memory_check.hpp"
 #include "dataset/sample_check.hpp"
 
 #include "dataset/catalog.hpp"
@@ -756,6 +757,15 @@ std::vector<std::string> validate_file(const std::filesystem::path& path, std::v
     }
     for (const auto& finding : check_physics(dataset, datasheet_for(path))) {
       if (finding.severity == Severity::error) {
+        out.push_back(line(file, finding.pointer, finding.message));
+      } else if (warnings) {
+        warnings->push_back(line(file, finding.pointer, finding.message));
+      }
+    }
+    // Peak memory against what a forward holds (dataset/memory_check.hpp); an erratum makes a withdrawn
+    // dataset's excess a warning.
+    for (const auto& finding : check_memory(dataset, memory_figures(path, dataset))) {
+      if (finding.verdict == MemoryVerdict::refused) {
         out.push_back(line(file, finding.pointer, finding.message));
       } else if (warnings) {
         warnings->push_back(line(file, finding.pointer, finding.message));

@@ -351,6 +351,7 @@ SiteData load_site_data(const RenderOptions& options)
   std::vector<SiteDataset> loaded;
   for (const auto& item : folder.datasets()) {
     loaded.push_back(site_dataset(item.data, item.bytes, item.entry.sha256, item.entry.label, DatasetOrigin::published));
+    loaded.back().errata = item.entry.errata;
   }
   for (const auto& file : options.extra_datasets) {
     loaded.push_back(load_local(file));

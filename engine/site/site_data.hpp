@@ -3,6 +3,7 @@
 
 #include "dataset/datasheet.hpp"
 #include "dataset/dataset.hpp"
+#include "dataset/erratum.hpp"
 #include "dataset/validation.hpp"
 #include "site/render.hpp"
 
@@ -31,6 +32,9 @@ struct SiteDataset
   // The whole file as parsed, layers and models alike, where `data` holds a part of it: for the
   // downloads and what the datasets page says the file holds.
   std::shared_ptr<const dataset::Dataset> file;
+  // The catalog's errata of this version: figures withdrawn after publication, which no page shows
+  // (site/memory_figure.hpp); the download stays as published.
+  std::vector<dataset::Erratum> errata;
 };
 
 // A problem of the published reference that our own computations expose (dataset::Inconsistency),

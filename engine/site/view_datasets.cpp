@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The methodology and datasets pages, and the CSV download of a dataset.
 
+#include "site/memory_figure.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "dataset/citation.hpp"
@@ -311,6 +312,7 @@ Data dataset_block(const SiteDataset& entry, const std::string& base_url)
   view.set("recorded_attribution", data.license.attribution.empty() ? Data(false) : Data(data.license.attribution));
   view.set("url", url.empty() ? Data(false) : Data(url));
   view.set("reproduce", reproduce_steps(entry));
+  view.set("errata", errata_view(entry));
   return view;
 }
 

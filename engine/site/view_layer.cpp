@@ -4,6 +4,7 @@
 #include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
 #include "site/device_datasets.hpp"
+#include "site/memory_figure.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "site/view_roofline.hpp"
@@ -113,7 +114,7 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
     const int batch = dataset::reference_batch(entry.data);
     const std::string other_batch = batch == headed_batch ? "" : " at BS=" + std::to_string(batch);
     const dataset::Cell* at_batch = dataset::find_cell(entry.data, name, batch);
-    row.set("memory", at_batch && at_batch->peak_memory_bytes ? util::format_bytes(static_cast<double>(*at_batch->peak_memory_bytes)) + other_batch : k_missing);
+    set_memory(row, entry, at_batch, "../", other_batch);
     row.set("throughput", at_batch && at_batch->throughput_samples_per_s ? util::format_rate(*at_batch->throughput_samples_per_s, "samples/s") + other_batch : k_missing);
     row.set("speed", speed_class_text(entry.data, *layer));
     rows.push_back(row);

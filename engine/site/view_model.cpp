@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "site/view_model.hpp"
+#include "site/memory_figure.hpp"
 
 #include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
@@ -157,7 +158,7 @@ Data home_rows(const SiteDataset& entry, const std::vector<int>& batches)
     }
     row.set("times", times);
     const dataset::Cell* at_batch = dataset::find_cell(data, layer.name, dataset::reference_batch(data));
-    row.set("memory", at_batch && at_batch->peak_memory_bytes ? util::format_bytes(static_cast<double>(*at_batch->peak_memory_bytes)) : k_missing);
+    set_memory(row, entry, at_batch, "");
     row.set("speed", speed_class_of(data, layer));
     rows.push_back(row);
   }

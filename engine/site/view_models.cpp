@@ -4,6 +4,7 @@
 // cells with their reasons, the operators that dominate its profiled cells, its inventory of layers and
 // its train step, with published figures beside them as labelled references, never mixed in.
 
+#include "site/memory_figure.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "util/format.hpp"
@@ -108,8 +109,9 @@ std::string runtime_text(const dataset::WorkerRuntime& runtime)
 }
 
 // What the table has no room for, per timed cell: {label, spread, memory, runtime}.
-Data cell_details(const Dataset& data, const std::vector<const Cell*>& cells)
+Data cell_details(const SiteDataset& entry, const std::vector<const Cell*>& cells)
 {
+  const Dataset& data = entry.data;
   Data items = list();
   for (const Cell* cell : cells) {
     if (cell->status != dataset::CellStatus::ok || !cell->stats) {
@@ -119,7 +121,7 @@ Data cell_details(const Dataset& data, const std::vector<const Cell*>& cells)
     item.set("label", setting_label(cell->axes) + " at batch " + std::to_string(cell->batch_size));
     item.set("median", cell_median_text(data, cell) + " ms per " + unit_of_work(cell->axes));
     item.set("spread", cell_spread_text(data, cell));
-    item.set("memory", cell->peak_memory_bytes ? util::format_bytes(static_cast<double>(*cell->peak_memory_bytes)) : k_missing);
+    set_memory(item, entry, cell, "../");
     item.set("runtime", cell->runtime ? Data(runtime_text(*cell->runtime)) : Data(false));
     items.push_back(item);
   }
@@ -219,7 +221,7 @@ Data measured_block(const SiteDataset& entry, const dataset::Layer& model)
   block.set("unit", sample_unit(model));
   block.set("headers", setting_headers(settings));
   block.set("rows", throughput_rows(data, model.name, settings, batches));
-  block.set("details", cell_details(data, cells));
+  block.set("details", cell_details(entry, cells));
   Data skipped = skipped_items(cells);
   block.set("has_skipped", Data(!skipped.is_empty_list()));
   block.set("skipped_cells", skipped);

@@ -266,7 +266,12 @@ INCONSISTENCY_CASES = [
 
 # Mutations of data/catalog.json.
 CATALOG_CASES = [
-    ("schema version too new", put("1.2.0", "schema_version")),
+    ("schema version too new", put("1.3.0", "schema_version")),
+    ("erratum withdrawing a field there is none of", put([{"field": "median_ms", "reason": "r", "date": "2026-11-27", "fixed_by": "0123abc"}], "datasets", 0, "errata")),
+    ("erratum without a reason", put([{"field": "peak_memory_bytes", "date": "2026-11-27", "fixed_by": "0123abc"}], "datasets", 0, "errata")),
+    ("erratum dated otherwise than YYYY-MM-DD", put([{"field": "peak_memory_bytes", "reason": "r", "date": "27/11/2026", "fixed_by": "0123abc"}], "datasets", 0, "errata")),
+    ("erratum fixed by no commit", put([{"field": "peak_memory_bytes", "reason": "r", "date": "2026-11-27", "fixed_by": "main"}], "datasets", 0, "errata")),
+    ("erratum with an unknown field", put([{"field": "peak_memory_bytes", "reason": "r", "date": "2026-11-27", "fixed_by": "0123abc", "by": "x"}], "datasets", 0, "errata")),
     ("unknown field in an entry", put(1, "datasets", 0, "colour")),
     ("empty label", put("", "datasets", 0, "label")),
     ("label over 40 characters", put("L" * 41, "datasets", 0, "label")),

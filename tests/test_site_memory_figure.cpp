@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include "site/memory_figure.hpp"
+
+#include "dataset/catalog.hpp"
+#include "dataset/erratum.hpp"
+#include "site/render.hpp"
+#include "site/view_common.hpp"
+#include "util/file.hpp"
+#include "util/format.hpp"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using namespace layerbench;
+
+namespace {
+
+const fs::path k_source = LAYERBENCH_SOURCE_DIR;
+
+dataset::Erratum canary_erratum()
+{
+  return {dataset::WithdrawnField::peak_memory_bytes, "The figures count the canary's buffers.", "2026-11-27", "0123abcd"};
+}
+
+std::string text(const site::Data& view, const std::string& key)
+{
+  const site::Data* value = view.get(key);
+  REQUIRE(value != nullptr);
+  REQUIRE(value->is_string());
+  return value->string_value();
+}
+
+std::string read(const fs::path& path) { return *util::read_file(path); }
+
+} // namespace
+
+TEST_CASE("site::set_memory")
+{
+  site::SiteDataset entry;
+  entry.slug = "cpu-test-v2";
+  dataset::Cell cell;
+  cell.peak_memory_bytes = 196608;
+  site::Data row = site::object();
+
+  SUBCASE("a figure in force is shown, with its suffix")
+  {
+    site::set_memory(row, entry, &cell, "../", " at BS=8");
+    CHECK(text(row, "memory") == util::format_bytes(196608) + " at BS=8");
+    CHECK(row.get("memory_erratum")->is_false());
+  }
+  SUBCASE("a withdrawn figure is not shown: the words and the erratum's address instead")
+  {
+    entry.errata = {canary_erratum()};
+    site::set_memory(row, entry, &cell, "../", " at BS=8");
+    CHECK(text(row, "memory") == "withdrawn, see erratum");
+    CHECK(text(row, "memory_erratum") == "../datasets.html#erratum-cpu-test-v2-peak_memory_bytes");
+  }
+  SUBCASE("no cell, no figure")
+  {
+    site::set_memory(row, entry, nullptr, "");
+    CHECK(text(row, "memory") == "—");
+  }
+}
+
+TEST_CASE("site::render errata")
+{
+  const fs::path work = fs::temp_directory_path() / ("layerbench-test-site-errata-" + std::to_string(::getpid()));
+  fs::remove_all(work);
+  fs::create_directories(work);
+  fs::copy(k_source / "tests/fixtures/site/data", work / "data", fs::copy_options::recursive);
+  site::RenderOptions options;
+  options.data_dir = work / "data";
+  options.templates_dir = k_source / "templates";
+  options.out_dir = work / "site";
+  // The featured fixture's Dropout at batch 32 peaks at 32 MiB.
+  const std::string figure = "<td class=\"num\">" + util::format_bytes(33554432) + "</td>";
+
+  SUBCASE("a withdrawn dataset's memory figures are on no page; each place links to the erratum, which the datasets page shows")
+  {
+    site::render(options);
+    CHECK(read(work / "site/index.html").find(figure) != std::string::npos);
+    dataset::record_erratum(work / "data", "fixture-cpu@1", canary_erratum());
+    site::render(options);
+    const auto home = read(work / "site/index.html");
+    CHECK(home.find(figure) == std::string::npos);
+    CHECK(home.find("<td class=\"num\"><a href=\"datasets.html#erratum-fixture-cpu-v1-peak_memory_bytes\">withdrawn, see erratum</a></td>")
+          != std::string::npos);
+    const auto layer = read(work / "site/layers/Dropout.html");
+    CHECK(layer.find("<a href=\"../datasets.html#erratum-fixture-cpu-v1-peak_memory_bytes\">withdrawn, see erratum</a>") != std::string::npos);
+    const auto datasets = read(work / "site/datasets.html");
+    CHECK(datasets.find("id=\"erratum-fixture-cpu-v1-peak_memory_bytes\"") != std::string::npos);
+    CHECK(datasets.find("The figures count the canary&apos;s buffers.") != std::string::npos);
+    CHECK(datasets.find("0123abcd") != std::string::npos);
+    // Still downloadable as published.
+    CHECK(read(work / "site/data/fixture-cpu-v1.json") == read(work / "data/datasets/fixture-cpu-v1.json"));
+  }
+  fs::remove_all(work);
+}
