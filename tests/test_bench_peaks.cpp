@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "bench/peaks.hpp"
 
+#include "bench/cache_levels.hpp"
 #include "bench/cpu_backend.hpp"
 #include "bench/runner.hpp"
 
+#include <ATen/Parallel.h>
 #include <doctest/doctest.h>
+
+#include <algorithm>
 
 using namespace layerbench;
 
@@ -35,6 +39,19 @@ TEST_CASE("bench::measure_peaks")
     CHECK(peaks->memory->work == 3.0 * 128 * 1024 * 1024); // two arrays read, one written
     CHECK(peaks->memory->rate > 0);
     CHECK(peaks->method.find("cells' timing and noise rules") != std::string::npos);
+    // A triad per cache level sysfs describes, sized to half of what the run's threads reach there.
+    const auto levels = bench::cpu_cache_levels();
+    for (const auto& cache : peaks->caches) {
+      CAPTURE(cache.level);
+      const auto level = std::find_if(levels.begin(), levels.end(), [&](const bench::CacheLevel& l) { return "L" + std::to_string(l.level) == cache.level; });
+      REQUIRE(level != levels.end());
+      CHECK(cache.size_bytes == bench::reachable_bytes(*level, at::get_num_threads()));
+      CHECK(cache.triad.work == doctest::Approx(static_cast<double>(cache.size_bytes) / 2).epsilon(0.01));
+      CHECK(cache.triad.rate == doctest::Approx(cache.triad.work / (cache.triad.median_ms / 1000)));
+      CHECK(cache.triad.noise_target_met.has_value());
+    }
+    const bool sysfs = std::any_of(levels.begin(), levels.end(), [](const bench::CacheLevel& l) { return l.level == 3; });
+    CHECK(peaks->caches.size() == (sysfs ? 2u : 0u)); // L2 and L3 where sysfs describes them
     CHECK(bench::describe(*peaks).find("fp32 ") == 0);
   }
   SUBCASE("interrupted, it gives nothing rather than a partial table")

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench/cpu_backend.hpp"
 
+#include "bench/cache_levels.hpp"
+
 #include "bench/detail/torch_compat.hpp"
 #include "util/file.hpp"
 
@@ -173,24 +175,11 @@ std::optional<int64_t> parse_cache_size(const std::string& text)
 
 std::optional<int64_t> cpu_last_level_cache_bytes(const std::filesystem::path& root)
 {
-  std::optional<int64_t> best;
-  int best_level = 0;
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
-    const auto level = util::read_file(entry.path() / "level", 64);
-    const auto type = util::read_file(entry.path() / "type", 64);
-    const auto size = util::read_file(entry.path() / "size", 64);
-    if (!level || !type || !size || type->rfind("Instruction", 0) == 0) {
-      continue;
-    }
-    const int number = std::atoi(level->c_str());
-    const auto bytes = parse_cache_size(*size);
-    if (bytes && number > best_level) {
-      best_level = number;
-      best = bytes;
-    }
+  const auto levels = cpu_cache_levels(root); // lowest level first
+  if (levels.empty()) {
+    return std::nullopt;
   }
-  return best;
+  return levels.back().size_bytes;
 }
 
 int64_t cpu_live_bytes() { return CountingAllocator::instance().live(); }

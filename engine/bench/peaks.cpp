@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "bench/peaks.hpp"
 
+#include "bench/cache_levels.hpp"
+
 #include "bench/detail/torch_compat.hpp"
 #include "bench/detail/torch_device.hpp"
 #include "bench/torch_error.hpp"
 #include "util/format.hpp"
 
 #include <ATen/Context.h>
+#include <ATen/Parallel.h>
 #include <algorithm>
 #include <fstream>
 #include <functional>
@@ -161,14 +164,85 @@ std::optional<dataset::PeakRate> triad_peak(DeviceBackend& backend, int64_t floa
   if (!timing) {
     return std::nullopt;
   }
-  const std::string mib = std::to_string(floats * 4 / (1024 * 1024));
+  const std::string size = util::format_bytes(4.0 * static_cast<double>(floats));
   dataset::PeakRate peak;
   peak.name = "triad";
-  peak.operation = "a = b + 3*c over three float32 arrays of " + mib + " MiB (torch::add_out): b and c read, a written, "
-                   "3 x " + mib + " MiB per pass";
+  peak.operation = "a = b + 3*c over three float32 arrays of " + size + " (torch::add_out): b and c read, a written, "
+                   "3 x " + size + " per pass";
   peak.work = 3.0 * 4.0 * static_cast<double>(floats);
   record(peak, *timing);
   return peak;
+}
+
+// A cache level's triad: its three arrays fill half of what the run's threads reach at that level, so the
+// level holds them with room for everything else, and the triad at the level below cannot.
+std::optional<dataset::CachePeak> cache_peak(DeviceBackend& backend, const std::string& level, int64_t reachable,
+                                             const std::string& source, const MeasureSettings& settings,
+                                             const std::atomic<bool>& interrupted)
+{
+  const int64_t floats = reachable / 2 / (3 * 4);
+  auto triad = triad_peak(backend, floats, settings, interrupted);
+  if (!triad) {
+    return std::nullopt;
+  }
+  triad->operation += ", sized to fit " + level;
+  return dataset::CachePeak{level, reachable, source, std::move(*triad)};
+}
+
+// The CPU's L2 and L3 (the levels a cell's working set may sit in and pass the memory's roof); L1 is
+// left out: a triad that small would time the operator's call, not the cache. Levels the kernel does
+// not describe are named in the method text.
+bool cpu_cache_peaks(DeviceBackend& backend, const MeasureSettings& settings, const std::atomic<bool>& interrupted,
+                     dataset::Peaks& peaks, std::vector<std::string>& left_out)
+{
+  const auto levels = cpu_cache_levels();
+  const int threads = at::get_num_threads();
+  for (const int wanted : {2, 3}) {
+    const auto found = std::find_if(levels.begin(), levels.end(), [&](const CacheLevel& level) { return level.level == wanted; });
+    const std::string name = "L" + std::to_string(wanted);
+    if (found == levels.end()) {
+      left_out.push_back(name + " bandwidth: " + std::string(k_cpu_cache_root) + " does not describe an " + name
+                         + " data cache, so its size is unknown");
+      continue;
+    }
+    const int64_t reachable = reachable_bytes(*found, threads);
+    const std::string source = found->source + ", x " + std::to_string((reachable / found->size_bytes)) + " for "
+                               + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+    try {
+      auto peak = cache_peak(backend, name, reachable, source, settings, interrupted);
+      if (!peak) {
+        return false;
+      }
+      peaks.caches.push_back(std::move(*peak));
+    } catch (const std::exception& error) {
+      left_out.push_back(name + " bandwidth: " + error_line(error));
+    }
+  }
+  return true;
+}
+
+// A GPU's L2 (its size as the CUDA runtime reports it).
+bool cuda_cache_peaks(DeviceBackend& backend, const MeasureSettings& settings, const std::atomic<bool>& interrupted,
+                      dataset::Peaks& peaks, std::vector<std::string>& left_out)
+{
+  dataset::Environment environment;
+  backend.describe(environment);
+  if (!environment.last_level_cache_bytes) {
+    left_out.push_back("L2 bandwidth: the CUDA runtime gave no L2 size");
+    return true;
+  }
+  const auto size = *environment.last_level_cache_bytes;
+  try {
+    auto peak = cache_peak(backend, "L2", size, "cudaDeviceProp::l2CacheSize: " + util::format_bytes(static_cast<double>(size)),
+                           settings, interrupted);
+    if (!peak) {
+      return false;
+    }
+    peaks.caches.push_back(std::move(*peak));
+  } catch (const std::exception& error) {
+    left_out.push_back("L2 bandwidth: " + error_line(error));
+  }
+  return true;
 }
 
 std::string method_text(const MeasureSettings& settings, const std::vector<std::string>& left_out)
@@ -181,8 +255,11 @@ std::string method_text(const MeasureSettings& settings, const std::vector<std::
                        "preallocated output, counted as 2*N^3 FLOP (on the CPU, fp32 also as a 3x3 convolution, the faster "
                        "of the two kept: oneDNN's own code outruns MKL's product on some CPUs); and of a triad a = b + 3*c over three float32 "
                        "arrays well past the last-level cache, counted as the bytes read plus written (2 arrays read, "
-                       "1 written; write-allocate traffic not counted, as STREAM counts it). Medians, not maxima, "
-                       "like the cells: a roof the cells could beat on a lucky sample.";
+                       "1 written; write-allocate traffic not counted, as STREAM counts it); and of the same triad sized to fill half of "
+                       "each cache level the run's threads reach (L2 and L3 on the CPU, sizes from Linux's sysfs; L2 on "
+                       "a GPU), the roof of a cell whose working set fits there. Medians, not maxima, "
+                       "like the cells: a roof the cells could beat on a lucky sample; each peak keeps its noise and "
+                       "whether it met the target.";
   for (const auto& reason : left_out) {
     text += " Not measured: " + reason + ".";
   }
@@ -230,6 +307,9 @@ std::optional<dataset::Peaks> measure_peaks(DeviceBackend& backend,
   } catch (const std::exception& error) {
     left_out.push_back("memory bandwidth: " + error_line(error));
   }
+  if (!(cuda ? cuda_cache_peaks : cpu_cache_peaks)(backend, settings, interrupted, peaks, left_out)) {
+    return std::nullopt;
+  }
   peaks.method = method_text(settings, left_out);
   return peaks;
 }
@@ -242,6 +322,9 @@ std::string describe(const dataset::Peaks& peaks)
   }
   if (peaks.memory) {
     text += (text.empty() ? "" : ", ") + peaks.memory->name + " " + util::format_rate(peaks.memory->rate, "B/s");
+  }
+  for (const auto& cache : peaks.caches) {
+    text += (text.empty() ? "" : ", ") + cache.level + " " + util::format_rate(cache.triad.rate, "B/s");
   }
   return text.empty() ? "none measured" : text;
 }
