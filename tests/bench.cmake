@@ -106,9 +106,10 @@ if(LAYERBENCH_WITH_TORCH)
   set_tests_properties(ddp/two_ranks_equal_weights ddp/two_ranks_dead_rank PROPERTIES TIMEOUT 120)
   # `layerbench run --world-size 2` end to end (tests/ddp_run_check.sh): the dataset rank 0 writes, and
   # a rank killed mid-run makes the run fail, within the process group's timeout, with nothing written.
-  foreach(ddp_run_case world-size-2 dead-rank)
+  # A launcher killed (SIGKILL) takes its ranks with it (issue 36).
+  foreach(ddp_run_case world-size-2 dead-rank launcher-killed)
     add_test(NAME ddp/run_${ddp_run_case}
              COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ddp_run_check.sh $<TARGET_FILE:layerbench> ${Python3_EXECUTABLE} ${ddp_run_case})
   endforeach()
-  set_tests_properties(ddp/run_world-size-2 ddp/run_dead-rank PROPERTIES TIMEOUT 240)
+  set_tests_properties(ddp/run_world-size-2 ddp/run_dead-rank ddp/run_launcher-killed PROPERTIES TIMEOUT 240)
 endif()

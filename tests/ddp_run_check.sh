@@ -8,6 +8,8 @@
 #                                                     sum to the model's fp32 gradients) and the all-reduce
 #   ddp_run_check.sh LAYERBENCH PYTHON dead-rank      rank 1 killed while the ranks measure: the run fails
 #                                                     with the surviving rank's error, and no dataset is written
+#   ddp_run_check.sh LAYERBENCH PYTHON launcher-killed the launcher killed (SIGKILL) while the ranks measure:
+#                                                     every rank dies with it, and no dataset is written
 #
 # Never asserts a timing.
 set -euo pipefail
@@ -82,5 +84,43 @@ if [[ $check == dead-rank ]]; then
   echo "PASS: rank 1 killed; rank 0 stopped with the process group's error and nothing was written"
   exit 0
 fi
-echo "usage: ddp_run_check.sh LAYERBENCH PYTHON world-size-2|dead-rank" >&2
+if [[ $check == launcher-killed ]]; then
+  # Budget and samples so long that a rank left alive would still be measuring, and would then write.
+  "$binary" run "${matrix[@]}" --batch-sizes 1 --cell-budget 60 --min-samples 100000 --max-samples 100000 \
+    --world-size 2 --out "$out" > "$work/run.out" 2> "$work/run.err" &
+  launcher=$!
+  ranks=()
+  for _ in $(seq 600); do
+    kill -0 "$launcher" 2> /dev/null || break
+    mapfile -t ranks < <(pgrep -P "$launcher" 2> /dev/null || true)
+    [[ ${#ranks[@]} == 2 ]] && grep -q '^\[rank 1\] layerbench: measuring on CPU' "$work/run.err" && break
+    sleep 0.1
+  done
+  [[ ${#ranks[@]} == 2 ]] || { echo "FAIL: the two ranks were not seen"; cat "$work/run.err"; kill "$launcher" 2> /dev/null; exit 1; }
+  # Should a rank outlive the check, it is ended here, not left to measure for a minute.
+  trap 'kill -9 "${ranks[@]}" 2> /dev/null; rm -rf "$work"' EXIT
+  sleep 1
+  kill -9 "$launcher"
+  wait "$launcher" 2> /dev/null || true
+  # A rank is gone once its pid is gone or a zombie: reparented, it is reaped by whoever adopts it.
+  alive() {
+    local pid state
+    for pid in "${ranks[@]}"; do
+      state=$(awk '{print $3}' "/proc/$pid/stat" 2> /dev/null || true)
+      [[ -n $state && $state != Z ]] && echo "$pid"
+    done
+    true
+  }
+  start=$SECONDS
+  while [[ -n $(alive) ]] && (( SECONDS - start < 10 )); do
+    sleep 0.1
+  done
+  left=$(alive)
+  [[ -z $left ]] || { echo "FAIL: ranks $(echo $left) outlived their launcher by 10 s"; exit 1; }
+  sleep 1
+  [[ ! -e $out ]] || { echo "FAIL: $out was written although the launcher was gone"; exit 1; }
+  echo "PASS: the launcher killed; both ranks died with it and nothing was written"
+  exit 0
+fi
+echo "usage: ddp_run_check.sh LAYERBENCH PYTHON world-size-2|dead-rank|launcher-killed" >&2
 exit 2

@@ -128,3 +128,33 @@ TEST_CASE("ddp::first_slurm_host")
   CHECK(first_slurm_host("rack[2-3]-n[001-004]") == "rack2-n001");
   CHECK_THROWS_AS(first_slurm_host(""), Error);
 }
+
+TEST_CASE("ddp::resolve_master")
+{
+  Rendezvous rendezvous;
+  rendezvous.rank = 1;
+  rendezvous.world_size = 2;
+  rendezvous.master_port = 29400;
+  SUBCASE("an address or a local name resolves")
+  {
+    for (const char* address : {"127.0.0.1", "localhost", "::1"}) {
+      CAPTURE(address);
+      rendezvous.master_addr = address;
+      CHECK_NOTHROW(resolve_master(rendezvous));
+    }
+  }
+  SUBCASE("a name that resolves to nothing is named at once, with the rank it stops")
+  {
+    // .invalid never resolves (RFC 2606).
+    rendezvous.master_addr = "no-such-host.invalid";
+    std::string message;
+    try {
+      resolve_master(rendezvous);
+    } catch (const Error& error) {
+      message = error.what();
+    }
+    CHECK(message.find("MASTER_ADDR=no-such-host.invalid cannot be resolved (") == 0);
+    CHECK(message.find("rank 1 of 2 (MASTER_ADDR=no-such-host.invalid, MASTER_PORT=29400) cannot meet the others")
+          != std::string::npos);
+  }
+}

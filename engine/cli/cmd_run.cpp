@@ -184,7 +184,11 @@ int cmd_run(const Arguments& arguments)
   if (role != RankRole::single) {
     check_matrix_arguments(*values);
     // The device does not change what a data-parallel run may measure: the CPU's matrix is checked here.
-    check_data_parallel(*values, resolve_matrix(*values, bench::DeviceKind::cpu), world_size);
+    const auto matrix = resolve_matrix(*values, bench::DeviceKind::cpu);
+    check_data_parallel(*values, matrix, world_size);
+    if (role == RankRole::launcher) {
+      check_world_fits(*values, matrix, world_size);
+    }
   }
   if (parse_rounds(*values) > 1) {
     require(role != RankRole::rank, "--rounds: starts a fresh process per round, which a rank under srun or torchrun "

@@ -5,6 +5,8 @@
 
 #include "bench/catalog.hpp"
 #include "bench/ddp/launcher.hpp"
+#include "bench/ddp/rank_capacity.hpp"
+#include "bench/device.hpp"
 #include "cli/run_output.hpp"
 #include "util/error.hpp"
 
@@ -14,19 +16,32 @@ namespace po = boost::program_options;
 
 namespace layerbench::cli {
 
+namespace {
+
+void refuse_other_size(int world_size, const std::string& name, const std::string& value)
+{
+  throw UsageError("--world-size " + std::to_string(world_size) + ": the rendezvous in the environment has " + name + "="
+                   + value + " ranks");
+}
+
+} // namespace
+
 RankRole rank_role(int world_size, const bench::ddp::Environment& environment)
 {
+  const auto world = environment("WORLD_SIZE");
+  const auto tasks = environment("SLURM_NTASKS");
+  const bool torchrun = environment("RANK").has_value();
+  const bool srun = !torchrun && environment("SLURM_PROCID") && tasks && *tasks != "1" && !tasks->empty();
   if (world_size == 1) {
+    if (torchrun && world && *world != "1") {
+      refuse_other_size(world_size, "WORLD_SIZE", *world);
+    }
+    if (srun) {
+      refuse_other_size(world_size, "SLURM_NTASKS", *tasks);
+    }
     return RankRole::single;
   }
-  if (environment("RANK")) {
-    return RankRole::rank;
-  }
-  const auto tasks = environment("SLURM_NTASKS");
-  if (environment("SLURM_PROCID") && tasks && *tasks != "1" && !tasks->empty()) {
-    return RankRole::rank;
-  }
-  return RankRole::launcher;
+  return torchrun || srun ? RankRole::rank : RankRole::launcher;
 }
 
 void check_data_parallel(const po::variables_map& values, const RunMatrix& matrix, int world_size, OutGiven out)
@@ -54,14 +69,29 @@ void check_data_parallel(const po::variables_map& values, const RunMatrix& matri
   }
 }
 
+void check_world_fits(const po::variables_map& values, const RunMatrix& matrix, int world_size)
+{
+  std::vector<bench::ddp::ModelSize> models;
+  for (const auto& name : matrix.layers) {
+    models.push_back({name, bench::find_layer(name).params()});
+  }
+  const auto device = bench::parse_device_choice(values["device"].as<std::string>()).choice;
+  const bool on_gpu = device == bench::DeviceChoice::cuda || (device == bench::DeviceChoice::automatic && bench::cuda_available());
+  const auto rank = bench::ddp::rank_footprint(models, on_gpu ? bench::ddp::ModelPlace::device : bench::ddp::ModelPlace::host);
+  if (const auto problem = bench::ddp::world_size_problem(world_size, bench::ddp::this_machine(), rank)) {
+    throw UsageError("--world-size " + std::to_string(world_size) + ": " + *problem);
+  }
+}
+
 bench::ddp::Rendezvous rank_rendezvous(int world_size, const bench::ddp::Environment& environment)
 {
   const auto rendezvous = bench::ddp::rendezvous_from(environment);
   if (rendezvous.world_size != world_size) {
     const auto* name = rendezvous.source == bench::ddp::RendezvousSource::slurm ? "SLURM_NTASKS" : "WORLD_SIZE";
-    throw UsageError("--world-size " + std::to_string(world_size) + ": the rendezvous in the environment has "
-                     + name + "=" + std::to_string(rendezvous.world_size) + " ranks");
+    refuse_other_size(world_size, name, std::to_string(rendezvous.world_size));
   }
+  // Named at once: an address no rank can resolve would otherwise surface as the store's timeout.
+  bench::ddp::resolve_master(rendezvous);
   return rendezvous;
 }
 

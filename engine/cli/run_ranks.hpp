@@ -23,6 +23,8 @@ enum class RankRole {
 
 // What this process is for --world-size `world_size` in `environment`: a rank where RANK is set, or
 // where srun started more than one task (SLURM_PROCID with SLURM_NTASKS above 1); else the launcher.
+// With --world-size 1, a rendezvous of another size (WORLD_SIZE or SLURM_NTASKS) is a UsageError
+// naming both: each of its ranks would measure alone and write the same file.
 RankRole rank_role(int world_size, const bench::ddp::Environment& environment);
 
 // Where the file rank 0 writes is named: --out on the command line, or per task by `layerbench slurm`.
@@ -32,6 +34,11 @@ enum class OutGiven { option, per_task };
 // data-parallel), a corner other than a training step, a compiled corner, or no --out.
 void check_data_parallel(const boost::program_options::variables_map& values, const RunMatrix& matrix, int world_size,
                          OutGiven out = OutGiven::option);
+
+// Throws UsageError, with the numbers, where this machine cannot hold `world_size` ranks of the matrix's
+// models: more ranks than cores, or than the memory each needs (bench/ddp/rank_capacity.hpp). Asked
+// before the launcher starts any rank.
+void check_world_fits(const boost::program_options::variables_map& values, const RunMatrix& matrix, int world_size);
 
 // This rank's rendezvous, checked against --world-size.
 bench::ddp::Rendezvous rank_rendezvous(int world_size, const bench::ddp::Environment& environment);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <iostream>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -73,11 +74,18 @@ Running start(const ChildSpec& spec)
   auto environment = environment_with(spec.environment);
   const auto argv = pointers(arguments);
   const auto envp = pointers(environment);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     throw Error(std::string("cannot start a child process: fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
+    // A child must not outlive this process: an orphaned rank would go on using cores and memory, and
+    // rank 0 would still write the dataset of a run whose launcher is gone (issue 36). The signal
+    // survives execve. A parent that died before prctl took effect is caught by getppid().
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) {
+      _exit(127);
+    }
     ::setpgid(0, 0);
     ::dup2(pipe_fds[1], STDERR_FILENO);
     ::execve("/proc/self/exe", argv.data(), envp.data());

@@ -34,6 +34,8 @@ struct ChildExit
 
 // Starts every child, copies their standard error through, passes interrupts on, and waits for all
 // of them; the exits are in the order of `children`. Throws Error when a child cannot be started.
+// A child is killed (SIGKILL) when this process dies, however it dies. Linux sends that signal when
+// the thread that started the child ends, so call this from the thread that outlives the children.
 std::vector<ChildExit> run_children(const std::vector<ChildSpec>& children, const std::string& error_marker);
 
 // "its process exited with status 3", "its process was killed by signal 9 (Killed)".

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/ddp/launcher.hpp"
 
+#include "bench/ddp/rank_capacity.hpp"
 #include "util/child_process.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
@@ -12,7 +13,6 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 namespace layerbench::bench::ddp {
@@ -23,8 +23,7 @@ std::vector<RankExit> launch_local(int world_size, const std::vector<std::string
     throw Error("a data-parallel run needs a world size of at least 1, not " + std::to_string(world_size));
   }
   const auto port = std::to_string(free_local_port());
-  const auto cores = static_cast<int>(std::thread::hardware_concurrency());
-  const auto threads = std::to_string(threads_per_rank(cores, world_size));
+  const auto threads = std::to_string(threads_per_rank(this_machine().cores, world_size));
   std::vector<util::ChildSpec> children;
   for (int rank = 0; rank < world_size; ++rank) {
     util::ChildSpec child;

@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 #include <limits>
+#include <netdb.h>
+#include <sys/socket.h>
 
 namespace layerbench::bench::ddp {
 
@@ -128,6 +130,21 @@ Rendezvous rendezvous_from(const Environment& environment)
   }
   throw Error("no rendezvous for a data-parallel run: set RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT, "
               "or start it with srun (SLURM_PROCID is not set either)");
+}
+
+void resolve_master(const Rendezvous& rendezvous)
+{
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int status = ::getaddrinfo(rendezvous.master_addr.c_str(), nullptr, &hints, &found);
+  if (status == 0) {
+    ::freeaddrinfo(found);
+    return;
+  }
+  throw Error("MASTER_ADDR=" + rendezvous.master_addr + " cannot be resolved (" + ::gai_strerror(status) + "), so "
+              + describe(rendezvous) + " cannot meet the others; give the name or address of rank 0's host");
 }
 
 std::string first_slurm_host(const std::string& nodelist)

@@ -38,6 +38,10 @@ Environment process_environment();
 // the variable that is missing or bad.
 Rendezvous rendezvous_from(const Environment& environment);
 
+// Resolves MASTER_ADDR (getaddrinfo) before the ranks meet. Throws Error naming the address and the
+// resolver's reason: unresolved, every rank would wait out the store's timeout and report only that.
+void resolve_master(const Rendezvous& rendezvous);
+
 // The first host of a Slurm host list: "gpu[07-09,12],login1" gives "gpu07". Throws Error for an
 // empty list or an unclosed bracket.
 std::string first_slurm_host(const std::string& nodelist);
