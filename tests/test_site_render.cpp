@@ -9,8 +9,15 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <chrono>
+#include <fcntl.h>
+#include <csignal>
 #include <map>
+#include <optional>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 using layerbench::Error;
@@ -369,5 +376,105 @@ TEST_CASE("site::render static links")
     layerbench::site::render(options);
     CHECK(read(work / "a" / "b" / "site" / "copy.css") == read(work / "templates" / "static" / "style.css"));
     CHECK_FALSE(fs::exists(work / "a" / "b" / "pages"));
+  }
+}
+
+namespace {
+
+// The temporary folders beside `out` (OUT.tmp-PID), by name.
+std::vector<std::string> temporary_folders(const fs::path& out)
+{
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(out.parent_path())) {
+    const auto name = entry.path().filename().string();
+    if (name.rfind(out.filename().string() + ".tmp-", 0) == 0) {
+      names.push_back(name);
+    }
+  }
+  return names;
+}
+
+// `layerbench render` of the fixtures into `out`, interrupted by `signal_number` once its temporary
+// folder is there. Returns the wait status, or nullopt where the render finished before it was seen.
+std::optional<int> render_interrupted(const fs::path& out, int signal_number)
+{
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // On the descriptors, not the streams: closing the streams would flush the test's buffered output twice.
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, STDOUT_FILENO);
+    ::dup2(null, STDERR_FILENO);
+    const auto data = (k_source / "tests/fixtures/site/data").string();
+    const auto templates = (k_source / "templates").string();
+    ::execl(LAYERBENCH_BINARY, "layerbench", "render", "--data", data.c_str(), "--templates", templates.c_str(), "--out",
+            out.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  const fs::path fresh = out.string() + ".tmp-" + std::to_string(child);
+  int status = 0;
+  while (!fs::exists(fresh)) {
+    if (::waitpid(child, &status, WNOHANG) == child) {
+      return std::nullopt;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  ::kill(child, signal_number);
+  ::waitpid(child, &status, 0);
+  return status;
+}
+
+} // namespace
+
+TEST_CASE("site::render interrupted")
+{
+  const fs::path work = scratch("interrupted");
+  const fs::path out = work / "site";
+  layerbench::site::render(fixture_options(out));
+  const auto before = snapshot(out);
+  SUBCASE("stopped between two files: the temporary folder is removed and the previous site left as it was")
+  {
+    RenderOptions options = fixture_options(out);
+    int asked = 0;
+    options.interrupted = [&asked] { return ++asked > 5; };
+    CHECK_THROWS_AS(layerbench::site::render(options), layerbench::site::RenderInterrupted);
+    CHECK(asked == 6);
+    CHECK(temporary_folders(out).empty());
+    CHECK(snapshot(out) == before);
+  }
+  SUBCASE("SIGINT and SIGTERM to `layerbench render`: its temporary folder is removed, and it ends by the signal")
+  {
+    for (const int signal_number : {SIGINT, SIGTERM}) {
+      CAPTURE(signal_number);
+      std::optional<int> status;
+      for (int attempt = 0; attempt < 30 && !status; ++attempt) {
+        status = render_interrupted(out, signal_number);
+      }
+      REQUIRE_MESSAGE(status, "every render finished before its temporary folder was seen");
+      CHECK(WIFSIGNALED(*status));
+      CHECK(WTERMSIG(*status) == signal_number);
+      CHECK(temporary_folders(out).empty());
+      CHECK(snapshot(out) == before);
+    }
+  }
+  SUBCASE("a temporary folder whose render is gone is swept by the next render; a living render's is kept")
+  {
+    const pid_t gone = ::fork();
+    REQUIRE(gone >= 0);
+    if (gone == 0) {
+      ::_exit(0);
+    }
+    ::waitpid(gone, nullptr, 0);
+    const auto stale = out.string() + ".tmp-" + std::to_string(gone);
+    const auto stale_old = out.string() + ".old-" + std::to_string(gone);
+    const auto living = out.string() + ".tmp-" + std::to_string(::getppid());
+    for (const auto& folder : {stale, stale_old, living}) {
+      fs::create_directories(fs::path(folder) / "layers");
+    }
+    layerbench::site::render(fixture_options(out));
+    CHECK_FALSE(fs::exists(stale));
+    CHECK_FALSE(fs::exists(stale_old));
+    CHECK(fs::exists(living));
+    fs::remove_all(living);
   }
 }

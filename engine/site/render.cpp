@@ -8,6 +8,8 @@
 #include "util/error.hpp"
 #include "util/file.hpp"
 
+#include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <system_error>
@@ -55,6 +57,13 @@ size_t copy_static(const fs::path& from, const fs::path& to, const fs::path& tem
   return copied;
 }
 
+void stop_if_interrupted(const RenderOptions& options)
+{
+  if (options.interrupted && options.interrupted()) {
+    throw RenderInterrupted();
+  }
+}
+
 size_t write_site(const TemplateSet& templates,
                   const SiteData& site,
                   const RenderOptions& options,
@@ -63,6 +72,7 @@ size_t write_site(const TemplateSet& templates,
 {
   size_t written = 0;
   for (auto& page : build_pages(site, options.base_url, options.served_path)) {
+    stop_if_interrupted(options);
     if (!page.prose.empty()) {
       page.view.set("prose", templates.render_prose(page.prose, page.view));
     }
@@ -70,6 +80,7 @@ size_t write_site(const TemplateSet& templates,
     ++written;
   }
   for (const SiteDataset* entry : dataset_files(site)) {
+    stop_if_interrupted(options);
     write(out / "data" / (entry->slug + ".json"), entry->bytes);
     write(out / "data" / (entry->slug + ".csv"), dataset::to_csv(entry->file ? *entry->file : entry->data));
     written += 2;
@@ -90,6 +101,44 @@ void swap_in(const fs::path& fresh, const fs::path& out)
   fs::rename(out, old);
   fs::rename(fresh, out);
   fs::remove_all(old);
+}
+
+bool process_alive(pid_t pid)
+{
+  // EPERM: the process exists but belongs to someone else.
+  return ::kill(pid, 0) == 0 || errno == EPERM;
+}
+
+// The pid in NAME where NAME is PREFIX followed by digits only; nullopt otherwise.
+std::optional<pid_t> pid_after(const std::string& name, const std::string& prefix)
+{
+  if (name.size() <= prefix.size() || name.size() > prefix.size() + 9 || name.compare(0, prefix.size(), prefix) != 0
+      || name.find_first_not_of("0123456789", prefix.size()) != std::string::npos) {
+    return std::nullopt;
+  }
+  return static_cast<pid_t>(std::stol(name.substr(prefix.size())));
+}
+
+// Removes OUT.tmp-PID and OUT.old-PID folders whose render is gone: a render killed outright (SIGKILL,
+// a crash) cannot remove its own. A folder whose process lives may be a render at work, and is kept.
+void sweep_stale(const fs::path& out)
+{
+  const fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+  std::vector<fs::path> stale;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(parent, error)) {
+    const auto name = entry.path().filename().string();
+    for (const char* tag : {".tmp-", ".old-"}) {
+      const auto pid = pid_after(name, out.filename().string() + tag);
+      if (pid && *pid > 0 && *pid != ::getpid() && !process_alive(*pid) && !entry.is_symlink(error)
+          && entry.is_directory(error)) {
+        stale.push_back(entry.path());
+      }
+    }
+  }
+  for (const auto& folder : stale) {
+    fs::remove_all(folder, error);
+  }
 }
 
 // The git checkout holding `path`, if any: its root is never a render target.
@@ -157,7 +206,9 @@ RenderReport render(const RenderOptions& options)
   const fs::path out = options.out_dir.has_filename() ? options.out_dir : options.out_dir.parent_path();
   const fs::path fresh = out.string() + ".tmp-" + std::to_string(::getpid());
   RenderReport report;
+  sweep_stale(out);
   try {
+    stop_if_interrupted(options);
     fs::remove_all(fresh);
     fs::create_directories(fresh);
     report.files_written = write_site(templates, site, options, options.templates_dir, fresh);

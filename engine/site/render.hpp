@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "util/error.hpp"
+
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +24,16 @@ struct RenderOptions
   // The path a host serves the site at ("/", "/layerbench/"), for the 404 page, which it serves for a
   // missing address at any depth: its links start there. Empty: base_url's path, else relative links.
   std::string served_path;
+  // Asked before each file is written; true stops the render, which removes its temporary folder and
+  // throws RenderInterrupted. Empty: never interrupted. `render` passes a signal's flag here.
+  std::function<bool()> interrupted;
+};
+
+// An interrupted render: the temporary folder is gone and out_dir is as it was.
+class RenderInterrupted : public Error
+{
+public:
+  RenderInterrupted() : Error("interrupted; the previous site is left as it was") {}
 };
 
 struct RenderReport
@@ -37,8 +50,10 @@ inline constexpr const char* k_site_marker = ".layerbench-site";
 // the home folder; or it is a non-empty folder without the marker. Render and serve both ask this.
 std::optional<std::string> unsafe_out_dir(const RenderOptions& options);
 
-// Renders into a temporary folder beside out_dir and swaps it in, so that on any Error (an invalid
-// dataset, a template problem) the previous out_dir is left untouched.
+// Renders into a temporary folder beside out_dir (OUT.tmp-PID) and swaps it in, so that on any Error
+// (an invalid dataset, a template problem, an interruption) the previous out_dir is left untouched and
+// the temporary folder removed. Temporary folders of renders whose process is gone (killed before
+// they could clean up) are removed first.
 RenderReport render(const RenderOptions& options);
 
 } // namespace layerbench::site
