@@ -222,3 +222,57 @@ TEST_CASE("dataset::DataFolder::catalog_file")
     CHECK(std::filesystem::exists(folder.path() / "catalog.json"));
   }
 }
+
+TEST_CASE("dataset::unlisted_files")
+{
+  PublishedFolder published;
+  const auto& dir = published.folder.path();
+  dataset::PublishOptions options;
+  options.data_dir = dir;
+  options.forced = "test fixture: one round, built outside a checkout";
+  const auto catalog = dir / "catalog.json";
+  // Spelt out, so that the test reads the message as a user would.
+  const auto unlisted = [&](const std::string& name) {
+    return (dir / "datasets" / name).string() + ": has no entry in " + catalog.string() + " (a publish that stopped "
+           "before writing the catalog leaves such a file): run that publish again, which completes it when the file "
+           "is the one it writes, byte for byte; else remove the file";
+  };
+  SUBCASE("a dataset file without its catalog entry: validate of the folder names it and how to recover")
+  {
+    test::write_text(dir / "datasets/test-cpu-v2.json", read(dir / "datasets/test-cpu-v1.json"));
+    const auto lines = dataset::validate_file(catalog);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0] == unlisted("test-cpu-v2.json"));
+    // Readers of the catalog are not stopped by it: they read only what it lists.
+    CHECK(dataset::DataFolder::load(dir).datasets().size() == 2);
+  }
+  SUBCASE("publish refuses such a folder with the same message, and writes nothing")
+  {
+    test::write_text(dir / "datasets/other-cpu-v1.json", "left over");
+    const auto before = read(catalog);
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); })
+          == unlisted("other-cpu-v1.json"));
+    CHECK(read(catalog) == before);
+    CHECK_FALSE(std::filesystem::exists(dir / "datasets/test-cpu-v2.json"));
+  }
+  SUBCASE("the same publish again completes one that stopped before writing the catalog")
+  {
+    const auto before = read(catalog);
+    const auto written = dataset::publish(test::measured(), options);
+    const auto bytes = read(dir / written.path);
+    test::write_text(catalog, before); // as if it had stopped between the file and the catalog
+    REQUIRE(dataset::validate_file(catalog).size() == 1);
+    const auto again = dataset::publish(test::measured(), options);
+    CHECK(again.version == written.version);
+    CHECK(again.sha256 == written.sha256);
+    CHECK(read(dir / again.path) == bytes);
+    CHECK(dataset::validate_file(catalog).empty());
+  }
+  SUBCASE("a left-over file with other bytes where publish would write is refused, and kept")
+  {
+    test::write_text(dir / "datasets/test-cpu-v2.json", "someone else's");
+    CHECK(error_of([&] { dataset::publish(test::measured(), options); })
+          == unlisted("test-cpu-v2.json") + "; this publish would write other bytes");
+    CHECK(read(dir / "datasets/test-cpu-v2.json") == "someone else's");
+  }
+}

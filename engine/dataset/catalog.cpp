@@ -490,13 +490,19 @@ CatalogEntry publish(Dataset run, const PublishOptions& options)
   parse(content, (options.data_dir / entry.path).string());
   parse_catalog(catalog_text, catalog_path.string());
 
+  // An earlier attempt of this very publish that stopped before the catalog left this file: completed.
+  const bool adopted = adopt_unlisted(options.data_dir, catalog, options.data_dir / entry.path, content);
   std::filesystem::create_directories((options.data_dir / entry.path).parent_path());
-  write(options.data_dir / entry.path, content, util::Overwrite::no);
+  if (!adopted) {
+    write(options.data_dir / entry.path, content, util::Overwrite::no);
+  }
   try {
     write(catalog_path, catalog_text, util::Overwrite::yes);
   } catch (...) {
     // Without its catalog entry the new file is an orphan that would block the next attempt.
-    std::filesystem::remove(options.data_dir / entry.path);
+    if (!adopted) {
+      std::filesystem::remove(options.data_dir / entry.path);
+    }
     throw;
   }
   return entry;

@@ -125,6 +125,42 @@ DatasheetPeaks load_datasheet(const fs::path& dir)
 
 } // namespace
 
+std::vector<fs::path> unlisted_files(const fs::path& dir, const Catalog& catalog)
+{
+  std::vector<fs::path> unlisted;
+  for (const auto& file : json_files(dir / k_datasets_folder, ".json")) {
+    const auto listed = std::any_of(catalog.datasets.begin(), catalog.datasets.end(), [&](const CatalogEntry& entry) {
+      return (dir / entry.path).lexically_normal() == file.lexically_normal();
+    });
+    if (!listed) {
+      unlisted.push_back(file);
+    }
+  }
+  return unlisted;
+}
+
+std::string unlisted_problem(const fs::path& file, const fs::path& catalog_file)
+{
+  return file.string() + ": has no entry in " + catalog_file.string() + " (a publish that stopped before writing the "
+         "catalog leaves such a file): run that publish again, which completes it when the file is the one it "
+         "writes, byte for byte; else remove the file";
+}
+
+bool adopt_unlisted(const fs::path& dir, const Catalog& catalog, const fs::path& file, const std::string& content)
+{
+  const auto unlisted = unlisted_files(dir, catalog);
+  if (!unlisted.empty()) {
+    throw Error(unlisted_problem(unlisted.front(), DataFolder::catalog_file(dir)));
+  }
+  if (!fs::exists(file)) {
+    return false;
+  }
+  if (read(file) == content) {
+    return true;
+  }
+  throw Error(unlisted_problem(file, DataFolder::catalog_file(dir)) + "; this publish would write other bytes");
+}
+
 DataFolder DataFolder::load(const fs::path& dir)
 {
   DataFolder folder;
@@ -188,7 +224,10 @@ void DataFolder::read_catalog(std::vector<std::string>* problems)
   const auto path = catalog_file(m_dir);
   m_has_catalog = fs::exists(path);
   if (m_has_catalog) {
-    attempt(problems, [&] { m_catalog = load_catalog(path); });
+    attempt(problems, [&] {
+      m_catalog = load_catalog(path);
+      m_catalog_read = true;
+    });
     return;
   }
   if (json_files(m_dir / k_datasets_folder, ".json").empty()) {
@@ -217,6 +256,12 @@ void DataFolder::read_datasets(std::vector<std::string>* problems)
       report(problems, check_against_entry(entry, file, item.bytes, item.data));
       m_datasets.push_back(std::move(item));
     });
+  }
+  // Against a catalog that could not be read, every file would look unlisted.
+  if (problems && m_catalog_read) {
+    for (const auto& file : unlisted_files(m_dir, m_catalog)) {
+      problems->push_back(unlisted_problem(file, catalog_file(m_dir)));
+    }
   }
   for (size_t i = 0; i < m_catalog.datasets.size(); ++i) {
     const auto& entry = m_catalog.datasets[i];

@@ -11,7 +11,8 @@
 //   DATA/peaks/datasheet.json                      vendors' datasheet peaks (datasheet.hpp), optional
 //
 // A folder without catalog.json (one nobody has published into) is read as every datasets/*.json in
-// name order, unpinned.
+// name order, unpinned. Beside a catalog, a datasets/*.json it does not list is a problem for
+// validate and publish (unlisted_files below); readers of the folder read only what the catalog lists.
 
 #include "dataset/catalog.hpp"
 #include "dataset/dataset.hpp"
@@ -40,7 +41,8 @@ class DataFolder
 public:
   // Reads the whole folder; the first problem throws Error naming the file (and the JSON pointer).
   // With `problems`, each problem is appended to it instead, as "FILE: /pointer: message", and what
-  // could be read is kept (for validate, which lists them all).
+  // could be read is kept (for validate, which lists them all); there, and only there, each unlisted
+  // file is a problem too: it changes nothing a reader of the catalog sees, and publish deals with it.
   static DataFolder load(const std::filesystem::path& dir);
   static DataFolder load(const std::filesystem::path& dir, std::vector<std::string>& problems);
 
@@ -75,6 +77,7 @@ private:
 
   std::filesystem::path m_dir;
   bool m_has_catalog = false;
+  bool m_catalog_read = false; // read without a problem
   Catalog m_catalog;
   std::vector<FolderDataset> m_datasets;
   std::vector<Parity> m_validations;
@@ -87,6 +90,20 @@ private:
 // a line "FILE: message"; none when the file is what the catalog says.
 std::vector<std::string> check_against_entry(const CatalogEntry& entry, const std::filesystem::path& file,
                                              const std::string& bytes, const Dataset& data);
+
+// DIR/datasets/*.json that `catalog` does not list, in name order: what a publish leaves that stopped
+// after writing its file and before writing the catalog (killed, out of space).
+std::vector<std::filesystem::path> unlisted_files(const std::filesystem::path& dir, const Catalog& catalog);
+
+// "FILE has no entry in CATALOG: ..., and how to recover": the one message validate and publish give.
+std::string unlisted_problem(const std::filesystem::path& file, const std::filesystem::path& catalog_file);
+
+// For publish, about to write `content` to `file` with `catalog` already listing it: true where
+// `file` is there holding exactly `content`, left by an earlier attempt of this very publish, which
+// is completed by writing the catalog alone. Throws Error (unlisted_problem) for any other unlisted
+// file, so that publish refuses the folder that validate calls invalid.
+bool adopt_unlisted(const std::filesystem::path& dir, const Catalog& catalog, const std::filesystem::path& file,
+                    const std::string& content);
 
 // An inconsistencies file against the catalog: the reference it names is listed, at the path it gives,
 // with the sha256 it was computed from. Each difference is a line "FILE: /pointer: message".
