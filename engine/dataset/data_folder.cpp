@@ -116,6 +116,7 @@ namespace {
 constexpr const char* k_catalog_name = "catalog.json";
 constexpr const char* k_datasets_folder = "datasets";
 constexpr const char* k_references_folder = "reference";
+constexpr const char* k_findings_folder = "findings";
 
 DatasheetPeaks load_datasheet(const fs::path& dir)
 {
@@ -169,6 +170,7 @@ DataFolder DataFolder::load(const fs::path& dir)
   folder.read_datasets(nullptr);
   folder.m_validations = load_parity_folder(dir);
   folder.read_references(nullptr);
+  folder.read_findings(nullptr);
   folder.m_datasheet = load_datasheet(dir);
   return folder;
 }
@@ -181,6 +183,7 @@ DataFolder DataFolder::load(const fs::path& dir, std::vector<std::string>& probl
   folder.read_datasets(&problems);
   attempt(&problems, [&] { folder.m_validations = load_parity_folder(dir); });
   folder.read_references(&problems);
+  folder.read_findings(&problems);
   attempt(&problems, [&] { folder.m_datasheet = load_datasheet(dir); });
   return folder;
 }
@@ -285,6 +288,17 @@ void DataFolder::read_references(std::vector<std::string>* problems)
         report(problems, check_reference(parsed, m_catalog));
       }
       m_inconsistencies.push_back(std::move(parsed));
+    });
+  }
+}
+
+void DataFolder::read_findings(std::vector<std::string>* problems)
+{
+  for (const auto& file : json_files(m_dir / k_findings_folder, ".json")) {
+    attempt(problems, [&] {
+      auto finding = parse_finding(read(file), file.string());
+      report(problems, check_finding(finding, file, m_has_catalog ? &m_catalog : nullptr));
+      m_findings.push_back(std::move(finding));
     });
   }
 }

@@ -8,6 +8,7 @@
 //   DATA/datasets/<id>-v<N>.json                   each pinned by its sha256 in the catalog
 //   DATA/validation/*.json                         parity files (validation.hpp)
 //   DATA/reference/<id>-inconsistencies.json       a reference's inconsistencies (inconsistencies.hpp)
+//   DATA/findings/<id>.json                      why a cell's time differs between releases (finding.hpp)
 //   DATA/peaks/datasheet.json                      vendors' datasheet peaks (datasheet.hpp), optional
 //
 // A folder without catalog.json (one nobody has published into) is read as every datasets/*.json in
@@ -17,6 +18,7 @@
 #include "dataset/catalog.hpp"
 #include "dataset/dataset.hpp"
 #include "dataset/datasheet.hpp"
+#include "dataset/finding.hpp"
 #include "dataset/inconsistencies.hpp"
 #include "dataset/validation.hpp"
 
@@ -64,6 +66,7 @@ public:
   const std::vector<FolderDataset>& datasets() const { return m_datasets; } // catalog order
   const std::vector<Parity>& validations() const { return m_validations; }
   const std::vector<InconsistencyFile>& inconsistencies() const { return m_inconsistencies; }
+  const std::vector<Finding>& findings() const { return m_findings; } // file-name order
   const DatasheetPeaks& datasheet() const { return m_datasheet; } // no devices when the file is absent
 
   const FolderDataset* find(const std::string& id, int version) const;
@@ -74,6 +77,7 @@ private:
   void read_catalog(std::vector<std::string>* problems);
   void read_datasets(std::vector<std::string>* problems);
   void read_references(std::vector<std::string>* problems);
+  void read_findings(std::vector<std::string>* problems);
 
   std::filesystem::path m_dir;
   bool m_has_catalog = false;
@@ -82,6 +86,7 @@ private:
   std::vector<FolderDataset> m_datasets;
   std::vector<Parity> m_validations;
   std::vector<InconsistencyFile> m_inconsistencies;
+  std::vector<Finding> m_findings;
   DatasheetPeaks m_datasheet;
 };
 

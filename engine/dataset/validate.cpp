@@ -8,6 +8,7 @@
 #include "dataset/catalog.hpp"
 #include "dataset/citation_check.hpp"
 #include "dataset/data_folder.hpp"
+#include "dataset/finding.hpp"
 #include "dataset/inconsistencies.hpp"
 #include "dataset/io.hpp"
 #include "dataset/rounds.hpp"
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -745,6 +747,15 @@ std::vector<std::string> validate_file(const std::filesystem::path& path, std::v
     }
     if (format_of(*text) == "layerbench-parity") {
       parse_parity(*text, file); // throws on the first problem
+      return out;
+    }
+    if (format_of(*text) == "layerbench-finding") {
+      // In DATA/findings/ beside a catalog, a finding names only datasets that catalog lists.
+      const auto finding = parse_finding(*text, file);
+      const auto dir = path.parent_path() / "..";
+      const auto catalog =
+          DataFolder::holds_catalog(dir) ? std::optional<Catalog>(load_catalog(DataFolder::catalog_file(dir))) : std::nullopt;
+      append(out, check_finding(finding, path, catalog ? &*catalog : nullptr));
       return out;
     }
     if (format_of(*text) == "layerbench-inconsistencies") {

@@ -369,6 +369,7 @@ SiteData load_site_data(const RenderOptions& options)
   }
   site.validations = folder.validations();
   site.datasheet = folder.datasheet();
+  site.findings = folder.findings();
   return site;
 }
 

@@ -4,6 +4,7 @@
 #include "dataset/datasheet.hpp"
 #include "dataset/dataset.hpp"
 #include "dataset/erratum.hpp"
+#include "dataset/finding.hpp"
 #include "dataset/validation.hpp"
 #include "site/render.hpp"
 
@@ -68,6 +69,7 @@ struct SiteData
   std::vector<InconsistencyFile> inconsistencies;
   std::vector<dataset::Parity> validations; // data/validation/*.json
   dataset::DatasheetPeaks datasheet;        // data/peaks/datasheet.json; no devices when absent
+  std::vector<dataset::Finding> findings;   // data/findings/*.json (the versions pages show them)
 };
 
 // Every dataset file once, layers' or models' (the datasets page and the downloads list each one).

@@ -6,6 +6,7 @@
 #include "site/chart.hpp"
 #include "site/device_datasets.hpp"
 #include "site/view_common.hpp"
+#include "site/view_finding.hpp"
 #include "site/view_pages.hpp"
 #include "site/view_roofline.hpp"
 #include "util/format.hpp"
@@ -292,6 +293,7 @@ PageSpec faq_page(const SiteData& site, Data base)
   view.set("roofline", roofline_faq(site));
   view.set("settings", settings_answer(site));
   view.set("versions", versions_answer(site));
+  view.set("finding", finding_answer(site));
   return {"faq", "faq.html", std::move(view), "faq"};
 }
 

@@ -5,10 +5,12 @@
 
 #include "dataset/diff.hpp"
 #include "site/view_common.hpp"
+#include "site/view_finding.hpp"
 #include "site/view_pages.hpp"
 #include "util/format.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -79,6 +81,8 @@ std::string step_verdict(const dataset::CellChange& change, double threshold)
   return within ? "same" : "unclear";
 }
 
+constexpr const char* k_same_operators = "the same operators";
+
 // The operators one cell ran and the other did not ("+aten::_scaled_dot_product_flash_attention_for_cpu,
 // −aten::bmm"), or that both ran the same ones; empty where either cell has no profile.
 std::string operators_changed(const dataset::Cell* a, const dataset::Cell* b)
@@ -100,7 +104,51 @@ std::string operators_changed(const dataset::Cell* a, const dataset::Cell* b)
   for (const auto& name : before) {
     text += after.count(name) ? "" : (text.empty() ? "−" : ", −") + name;
   }
-  return text.empty() ? "the same operators" : text;
+  return text.empty() ? k_same_operators : text;
+}
+
+// Where the time moved and the operators did not, the one whose share of the forward's self-CPU time
+// moved most: "aten::bernoulli_ (42% to 89% of self-CPU time)". A profile names ATen operators, not the
+// kernel chosen inside one, so the list alone would read as no change.
+std::string most_moved_operator(const dataset::Cell& a, const dataset::Cell& b)
+{
+  const dataset::Operator* moved = nullptr;
+  double before = 0, largest = -1;
+  for (const auto& op : b.operators) {
+    const auto old = std::find_if(a.operators.begin(), a.operators.end(), [&](const dataset::Operator& o) { return o.name == op.name; });
+    const double was = old == a.operators.end() ? 0 : old->self_cpu_fraction;
+    if (std::abs(op.self_cpu_fraction - was) > largest) {
+      largest = std::abs(op.self_cpu_fraction - was);
+      moved = &op;
+      before = was;
+    }
+  }
+  return moved ? moved->name + " (" + percent_text(before) + " to " + percent_text(moved->self_cpu_fraction) + " of self-CPU time)" : "";
+}
+
+// {operator} for a step whose time moved inside the same operators; false otherwise.
+Data same_operators_change(const dataset::Cell* before, const dataset::Cell* after, const std::string& operators)
+{
+  if (operators != k_same_operators) {
+    return Data(false);
+  }
+  Data inside = object();
+  inside.set("operator", most_moved_operator(*before, *after));
+  return inside;
+}
+
+// {href, cause} of the finding that explains a step (view_finding.hpp); false where none does.
+Data step_finding(const SiteData& site, const VersionSeries& series, const std::string& layer, size_t step)
+{
+  const auto* finding =
+      finding_between(site, series, layer, series.releases[step - 1].torch_version, series.releases[step].torch_version);
+  if (!finding) {
+    return Data(false);
+  }
+  Data why = object();
+  why.set("href", "#" + finding_anchor(*finding));
+  why.set("cause", finding->cause);
+  return why;
 }
 
 struct StepCounts
@@ -251,6 +299,7 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
         const auto operators = changed ? operators_changed(before, cell) : std::string("");
         item.set("operators", operators);
         if (changed) {
+          const auto inside = same_operators_change(before, cell, operators);
           Data entry = object();
           entry.set("layer", row.layer);
           entry.set("href", "../" + layer_path(row.layer));
@@ -258,6 +307,8 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
           entry.set("verdict", verdict);
           entry.set("ratio", ratio);
           entry.set("operators", operators);
+          entry.set("inside", inside);
+          entry.set("finding", step_finding(site, series, row.layer, i));
           moved[i - 1].push_back(entry);
         }
       }
@@ -269,6 +320,8 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
     line.set("href", "../" + layer_path(row.layer));
     line.set("batch", std::to_string(row.batch));
     line.set("cells", cells);
+    const auto* finding = finding_for(site, series, row.layer);
+    line.set("finding_href", finding ? "#" + finding_anchor(*finding) : std::string());
     line.set("overall_verdict", overall ? step_verdict(*overall, threshold) : std::string(""));
     line.set("overall_ratio", overall && overall->ratio ? change_ratio_text(*overall) : std::string(k_missing));
     rows.push_back(line);
@@ -297,6 +350,7 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
   base.set("steps", summaries);
   base.set("threshold", percent_text(threshold));
   base.set("corner", dataset::describe(dataset::Axes{}));
+  base.set("findings", finding_sections(site, series));
   return {"versions", versions_path(series), std::move(base), ""};
 }
 

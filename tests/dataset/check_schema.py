@@ -48,6 +48,7 @@ DATASET = validator("dataset.schema.json")
 CATALOG = validator("catalog.schema.json")
 INCONSISTENCIES = validator("inconsistencies.schema.json")
 DATASHEET_PEAKS = validator("datasheet-peaks.schema.json")
+FINDING = validator("finding.schema.json")
 
 
 def is_inconsistencies(document):
@@ -62,6 +63,7 @@ def schema_errors(document):
     chosen = CATALOG if isinstance(document, dict) and "datasets" in document and "results" not in document else DATASET
     chosen = INCONSISTENCIES if is_inconsistencies(document) else chosen
     chosen = DATASHEET_PEAKS if is_datasheet_peaks(document) else chosen
+    chosen = FINDING if isinstance(document, dict) and document.get("format") == "layerbench-finding" else chosen
     return [f"{'/' + '/'.join(map(str, e.absolute_path))}: {e.message}" for e in chosen.iter_errors(document)]
 
 
