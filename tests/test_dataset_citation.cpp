@@ -128,7 +128,7 @@ TEST_CASE("dataset::cff")
   }
   SUBCASE("authors with affiliations, quoted as YAML strings")
   {
-    CHECK(text.find("authors:\n  - name: \"Ada Lovelace\"\n    affiliation: \"Analytical Engines\"\n"
+    CHECK(text.find("authors:\n  - alias: \"Ada Lovelace\"\n    affiliation: \"Analytical Engines\"\n"
                     "  - name: \"Alan Turing\"\n")
           != std::string::npos);
   }

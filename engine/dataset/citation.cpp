@@ -132,10 +132,15 @@ std::string cff(const Dataset& dataset, const std::string& url)
   out += "abstract: " + yaml(note(dataset, url)) + "\n";
   out += "authors:\n";
   for (const auto& creator : dataset.creators) {
-    out += "  - name: " + yaml(creator.name) + "\n";
-    if (!creator.affiliation.empty()) {
-      out += "    affiliation: " + yaml(creator.affiliation) + "\n";
+    // CFF's entity (`name`) has no affiliation, and its person has no single-string name: a creator
+    // with an affiliation is a person known by the whole name as written (`alias`), so the CFF
+    // validates without our splitting a name into given and family names.
+    if (creator.affiliation.empty()) {
+      out += "  - name: " + yaml(creator.name) + "\n";
+      continue;
     }
+    out += "  - alias: " + yaml(creator.name) + "\n";
+    out += "    affiliation: " + yaml(creator.affiliation) + "\n";
   }
   if (dataset.creators.empty()) {
     out += "  - name: \"LayerBench contributors\"\n";
