@@ -321,7 +321,8 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
     line.set("batch", std::to_string(row.batch));
     line.set("cells", cells);
     const auto* finding = finding_for(site, series, row.layer);
-    line.set("finding_href", finding ? "#" + finding_anchor(*finding) : std::string());
+    // false, not "": the template opens its section for any string, an empty one too.
+    line.set("finding_href", finding ? Data("#" + finding_anchor(*finding)) : Data(false));
     line.set("overall_verdict", overall ? step_verdict(*overall, threshold) : std::string(""));
     line.set("overall_ratio", overall && overall->ratio ? change_ratio_text(*overall) : std::string(k_missing));
     rows.push_back(line);
