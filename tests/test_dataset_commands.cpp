@@ -64,7 +64,11 @@ TEST_CASE("layerbench validate")
   {
     const auto outcome = run_layerbench("validate " + good);
     CHECK(outcome.status == 0);
-    CHECK(outcome.output == good + ": valid\n");
+    // The fixture has no measured peaks and its device no datasheet entry: valid, with that said.
+    const std::string last = good + ": valid\n";
+    REQUIRE(outcome.output.size() >= last.size());
+    CHECK(outcome.output.substr(outcome.output.size() - last.size()) == last);
+    CHECK(outcome.output.find("no floor bounds the times") != std::string::npos);
   }
   SUBCASE("any invalid file: exit 1, every problem as FILE: /pointer: message")
   {

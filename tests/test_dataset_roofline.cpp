@@ -146,6 +146,15 @@ TEST_CASE("dataset::memory_roof_for")
     CHECK(past.roof.bytes_per_s == 10e9);
     CHECK(past.fit == dataset::Fit::measured);
   }
+  SUBCASE("a level timed below an outer one is bounded by the outer one: inner levels are never slower")
+  {
+    auto roofs = roofs_with_caches();
+    roofs.caches[0].bytes_per_s = 65.5e6; // an L2 triad descheduled on a busy machine
+    const auto level = dataset::memory_roof_for(roofs, 5e5);
+    CHECK(level.roof.level != "L2");
+    CHECK(level.roof.bytes_per_s >= 10e9);
+    CHECK(level.fit == dataset::Fit::measured);
+  }
   SUBCASE("before 1.7.0: within the recorded last-level cache the level is unmeasured, past it the memory")
   {
     auto roofs = k_roofs;
