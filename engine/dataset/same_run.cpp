@@ -31,6 +31,8 @@ OrderedJson common_part(const Dataset& dataset, const char* part, ShardFields sh
   }
   for (auto& layer : json["layers"]) {
     layer.erase("speed_class"); // relative to the part's own fastest layer; recomputed for the whole
+    // Counted from the module once it is built: a run about to resume has not built it yet.
+    layer.erase("params_counted");
   }
   return json.contains(part) ? json[part] : OrderedJson(nullptr);
 }
