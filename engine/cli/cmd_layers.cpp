@@ -7,8 +7,11 @@
 
 #include "bench/catalog.hpp"
 #include "bench/measure.hpp"
+#include "dataset/axes.hpp"
 #include "dataset/io.hpp"
 #include "util/format.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <iomanip>
 #include <iostream>
@@ -17,18 +20,51 @@ namespace po = boost::program_options;
 
 namespace layerbench::cli {
 
+namespace {
+
+// The axes' values as the files spell them, for the copies kept outside C++ (the Python twins, the JSON
+// Schema): tests/catalog_copies_check.py reads them here rather than from the source text.
+void print_axes(const std::string& format)
+{
+  if (format == "json") {
+    auto axes = nlohmann::ordered_json::array();
+    for (const auto& info : dataset::axis_table()) {
+      axes.push_back({{"name", info.name}, {"values", info.values}});
+    }
+    std::cout << axes.dump(2) << "\n";
+    return;
+  }
+  for (const auto& info : dataset::axis_table()) {
+    std::string values;
+    for (const auto& value : info.values) {
+      values += (values.empty() ? "" : ",") + value;
+    }
+    std::cout << info.name << "=" << values << "\n";
+  }
+}
+
+} // namespace
+
 int cmd_layers(const Arguments& arguments)
 {
   po::options_description options("layers options");
   options.add_options()("format", po::value<std::string>()->default_value("text"), "text or json")(
-    "models", "also the whole models (ResNet50, BertBase, BertLarge and the tests' tiny ones)");
-  const auto values = parse("layers", "[--format text|json] [--models]", options, arguments);
+    "models", "also the whole models (ResNet50, BertBase, BertLarge and the tests' tiny ones)")(
+    "axes", "the performance-setting axes and their values instead of the layers (the first is the reference)");
+  const auto values = parse("layers", "[--format text|json] [--models | --axes]", options, arguments);
   if (!values) {
     return 0;
   }
   const auto format = (*values)["format"].as<std::string>();
   if (format != "text" && format != "json") {
     throw UsageError("layers: --format: '" + format + "' is not one of text, json");
+  }
+  if (values->count("axes")) {
+    if (values->count("models")) {
+      throw UsageError("layers: --axes and --models: give one of them");
+    }
+    print_axes(format);
+    return 0;
   }
   dataset::Dataset described;
   for (const auto& spec : bench::catalog()) {
