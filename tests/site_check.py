@@ -248,6 +248,24 @@ def check_table(site):
     return problems
 
 
+# One Chromium start per page takes 3 to 5 s on two busy cores, so a site of more than AXE_EVERY_PAGE_UP_TO
+# pages is checked page by template: every top-level page, and in each folder (one template each) its
+# largest and smallest page, the most and the least content that template has drawn.
+AXE_EVERY_PAGE_UP_TO = 60
+
+
+def axe_pages(site):
+    every = pages(site)
+    if len(every) <= AXE_EVERY_PAGE_UP_TO:
+        return every
+    chosen = [p for p in every if p.parent == site]
+    for folder in sorted({p.parent for p in every if p.parent != site}):
+        inside = sorted((p for p in every if p.parent == folder), key=lambda p: (p.stat().st_size, p.name))
+        chosen += sorted({inside[0], inside[-1]})
+    print(f"axe: {len(chosen)} of {len(every)} pages, every top-level page and the largest and smallest of each folder")
+    return chosen
+
+
 def check_axe(site):
     browser = chromium()
     axe = next(pathlib.Path(sys.prefix).rglob("axe-core/axe.min.js"), None)
@@ -262,7 +280,7 @@ def check_axe(site):
                   "var out = document.createElement('pre'); out.id = 'axe-result';"
                   "out.textContent = JSON.stringify(r.violations.map(function (v) { return {id: v.id, impact: v.impact, "
                   "nodes: v.nodes.length, help: v.help}; })); document.body.appendChild(out); });</script></body>")
-        for page in pages(copy):
+        for page in axe_pages(copy):
             relative = os.path.relpath(copy / "axe.min.js", page.parent)
             page.write_text(page.read_text(encoding="utf-8").replace("</body>", runner.replace("/AXE", relative)), encoding="utf-8")
             dom = dump_dom(browser, page.as_uri())

@@ -105,6 +105,7 @@ TEST_CASE("dataset::serialize")
     CHECK(cache.size_bytes == 1 << 20);
     CHECK(cache.triad.rate == 1.3e11);
     CHECK(*cache.triad.noise_target_met == false);
+    CHECK(!cache.triad.best_ms);
     auto bad = text;
     bad.replace(bad.find("\"L2\""), 4, "\"L9\"");
     CHECK(test::error_of([&] { dataset::parse_unchecked(bad, "bad"); })

@@ -114,19 +114,27 @@ TEST_CASE("dataset::merge")
           == "shard2.json: /environment/device/name differs from shard1.json (\"Another CPU\" here, \"Test CPU\" "
              "there); only shards of one run (same machine setup, options and build) can be merged");
   }
-  SUBCASE("each shard's own peaks differ by noise: the merge keeps the first file's")
+  SUBCASE("each shard's own peaks differ by noise and load: the merge keeps, per peak, the fastest")
   {
     auto first = shard(1, 2);
     auto second = shard(2, 2);
     dataset::Peaks peaks;
     peaks.method = "m";
     peaks.compute.push_back({"fp32", "mm", 2e9, 20, 1.0e11, 0.01, 5, true});
+    peaks.memory = dataset::PeakRate{"triad", "128 MiB", 4e8, 10.0, 4e10, 0.02, 5, true};
+    peaks.caches.push_back({"L3", 32 << 20, "sysfs", dataset::PeakRate{"triad", "16 MiB", 1.6e7, 1.0, 5.4e9, 0.13, 39, false}});
     first.dataset.environment->peaks = peaks;
-    peaks.compute[0].rate = 0.9e11;
+    peaks.compute[0].rate = 0.9e11;      // slower in the second shard
+    peaks.memory->rate = 4.5e10;         // faster
+    peaks.caches[0].triad.rate = 3.0e10; // faster: the first shard's L3 triad ran beside other work
     second.dataset.environment->peaks = peaks;
     const auto merged = dataset::merge({first, second}, "layerbench merge");
     REQUIRE(merged.environment->peaks);
     CHECK(merged.environment->peaks->compute[0].rate == 1.0e11);
+    CHECK(merged.environment->peaks->memory->rate == 4.5e10);
+    REQUIRE(merged.environment->peaks->caches.size() == 1);
+    CHECK(merged.environment->peaks->caches[0].triad.rate == 3.0e10);
+    CHECK(merged.environment->peaks->caches[0].triad.samples == 39);
   }
   SUBCASE("a mismatched methodology, tool build or layer description")
   {

@@ -44,6 +44,19 @@ TEST_CASE("dataset::check")
     d.layers[1].part_of.reset();
     CHECK(problems(d) == "/layers/1/part_of: a layer has part_of exactly where its kind is model_layer\n");
   }
+  SUBCASE("a peak's fastest sample (1.8.0) is no slower than its median, and round-trips")
+  {
+    dataset::Peaks peaks;
+    peaks.method = "m";
+    peaks.compute.push_back({"fp32", "mm", 2e9, 20, 2e9 / 18e-3, 0.1, 9, false, 18.0});
+    d.environment->peaks = peaks;
+    CHECK(problems(d) == "");
+    const auto text = dataset::serialize(d);
+    CHECK(text.find("\"best_ms\": 18.0") != std::string::npos);
+    CHECK(dataset::parse_unchecked(text, "round-trip").environment->peaks->compute[0].best_ms == 18.0);
+    d.environment->peaks->compute[0].best_ms = 21.0;
+    CHECK(problems(d) == "/environment/peaks/compute/0/best_ms: the fastest sample, 21.0 ms, is slower than the median, 20.0 ms\n");
+  }
   SUBCASE("a skipped cell with its reason is valid")
   {
     test::cell_of(d, "Linear", 8) = test::skipped_cell("Linear", 8, "out of memory");

@@ -97,7 +97,8 @@ private:
 void record(dataset::PeakRate& peak, const SteadyTiming& timing)
 {
   peak.median_ms = timing.summary.median;
-  peak.rate = peak.work / (timing.summary.median / 1000.0);
+  peak.best_ms = timing.summary.min;
+  peak.rate = peak.work / (timing.summary.min / 1000.0);
   peak.noise = timing.summary.noise;
   peak.samples = timing.summary.count;
   peak.noise_target_met = timing.verdict == Verdict::target_met;
@@ -251,15 +252,17 @@ std::string method_text(const MeasureSettings& settings, const std::vector<std::
                      "(warm-up, a block of back-to-back iterations grown to "
                      + util::format_significant(settings.block_target_seconds * 1000, 3)
                      + " ms, samples until the noise target or " + util::format_significant(settings.stopping.budget_seconds, 2)
-                     + " s per peak): the median time of a dense square matrix product per precision, into a "
+                     + " s per peak): the time of a dense square matrix product per precision, into a "
                        "preallocated output, counted as 2*N^3 FLOP (on the CPU, fp32 also as a 3x3 convolution, the faster "
                        "of the two kept: oneDNN's own code outruns MKL's product on some CPUs); and of a triad a = b + 3*c over three float32 "
                        "arrays well past the last-level cache, counted as the bytes read plus written (2 arrays read, "
                        "1 written; write-allocate traffic not counted, as STREAM counts it); and of the same triad sized to fill half of "
                        "each cache level the run's threads reach (L2 and L3 on the CPU, sizes from Linux's sysfs; L2 on "
-                       "a GPU), the roof of a cell whose working set fits there. Medians, not maxima, "
-                       "like the cells: a roof the cells could beat on a lucky sample; each peak keeps its noise and "
-                       "whether it met the target.";
+                       "a GPU), the roof of a cell whose working set fits there. Each rate is taken "
+                       "from the fastest sample, as STREAM reports its best rate: a roof is what the device can do, and "
+                       "a sample slowed by other work on the machine says less of that (a median roof measured at a "
+                       "busy moment sat below cells measured at a quieter one). Each peak keeps its median, its "
+                       "noise and whether it met the target.";
   for (const auto& reason : left_out) {
     text += " Not measured: " + reason + ".";
   }

@@ -44,7 +44,9 @@ struct SchemaVersion
 // model's training step over several ranks: issue 27).
 // 1.7.0 added environment.peaks.caches: a triad per cache level (L2, L3) with the level's size, the roof
 // of a cell whose working set fits there (issue 35 item 2, docs/roofline.md).
-inline constexpr SchemaVersion k_schema_version{1, 7, 0};
+// 1.8.0 added best_ms to every peak, its fastest sample, and its rate became work / best_ms (work / median
+// before): a median peak measured while other work ran sat below cells measured at a quieter moment.
+inline constexpr SchemaVersion k_schema_version{1, 8, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -118,10 +120,14 @@ struct PeakRate
   std::string operation; // what was timed, in words
   double work = 0;       // FLOP (compute) or bytes read plus written (memory) per operation
   double median_ms = 0;
-  double rate = 0;       // work / median: FLOP/s or bytes/s
+  double rate = 0; // work / best_ms from 1.8.0, work / median_ms before: FLOP/s or bytes/s
   std::optional<double> noise;
   std::optional<int> samples;
   std::optional<bool> noise_target_met;
+  // 1.8.0: the fastest sample (last, so that older aggregate initialisers keep their meaning). A roof is
+  // what the device can do: a sample slowed by other work on the machine says less of that than the
+  // fastest, which is what STREAM reports ("best rate").
+  std::optional<double> best_ms;
 };
 
 // A triad sized to fit one cache level (schema 1.7.0): the roof of a cell whose working set fits

@@ -49,8 +49,9 @@ OrderedJson to_json(const PeakRate& peak, const char* name_key, const char* work
   OrderedJson json{{name_key, peak.name},
                    {"operation", peak.operation},
                    {work_key, peak.work},
-                   {"median_ms", peak.median_ms},
-                   {rate_key, peak.rate}};
+                   {"median_ms", peak.median_ms}};
+  put(json, "best_ms", peak.best_ms);
+  json[rate_key] = peak.rate;
   put(json, "noise", peak.noise);
   put(json, "samples", peak.samples);
   put(json, "noise_target_met", peak.noise_target_met);
@@ -476,6 +477,7 @@ PeakRate parse_peak(Reader reader, const char* name_key, const char* work_key, c
   peak.operation = reader.text("operation");
   peak.work = reader.number(work_key);
   peak.median_ms = reader.number("median_ms");
+  peak.best_ms = reader.optional<double>("best_ms", &Reader::number);
   peak.rate = reader.number(rate_key);
   peak.noise = reader.optional<double>("noise", &Reader::number);
   peak.samples = reader.optional<int>("samples", &Reader::small_integer);

@@ -7,6 +7,7 @@
 #include "dataset/validate.hpp"
 #include "util/error.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -101,6 +102,45 @@ std::optional<double> highest(const std::vector<ShardFile>& shards, std::optiona
   return result;
 }
 
+void keep_faster(PeakRate& kept, const PeakRate& other)
+{
+  if (other.rate > kept.rate) {
+    kept = other;
+  }
+}
+
+// Each shard measured the device's peaks in its own process and moment; a roof is the most the device
+// was seen to give, so the merge keeps, per peak, the measurement with the highest rate. A peak that
+// only some shards measured is kept as found.
+void keep_fastest_peaks(Peaks& kept, const Peaks& other)
+{
+  for (const auto& peak : other.compute) {
+    const auto found = std::find_if(kept.compute.begin(), kept.compute.end(),
+                                    [&](const PeakRate& candidate) { return candidate.name == peak.name; });
+    if (found == kept.compute.end()) {
+      kept.compute.push_back(peak);
+    } else {
+      keep_faster(*found, peak);
+    }
+  }
+  if (other.memory) {
+    if (!kept.memory) {
+      kept.memory = other.memory;
+    } else {
+      keep_faster(*kept.memory, *other.memory);
+    }
+  }
+  for (const auto& cache : other.caches) {
+    const auto found = std::find_if(kept.caches.begin(), kept.caches.end(),
+                                    [&](const CachePeak& candidate) { return candidate.level == cache.level; });
+    if (found == kept.caches.end()) {
+      kept.caches.push_back(cache);
+    } else if (found->size_bytes == cache.size_bytes) {
+      keep_faster(found->triad, cache.triad);
+    }
+  }
+}
+
 } // namespace
 
 Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_line)
@@ -130,6 +170,16 @@ Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_l
     merged.environment->load_average_end = highest(shards, &Environment::load_average_end);
     // The busiest shard's: the busy-machine check fires for the merge when it fired for any shard.
     merged.environment->other_cores_busy = highest(shards, &Environment::other_cores_busy);
+    for (const auto& file : shards) {
+      const auto& environment = file.dataset.environment;
+      if (environment && environment->peaks) {
+        if (!merged.environment->peaks) {
+          merged.environment->peaks = environment->peaks;
+        } else {
+          keep_fastest_peaks(*merged.environment->peaks, *environment->peaks);
+        }
+      }
+    }
   }
   merged.provenance.command_line = command_line;
   merged.results.clear();

@@ -20,7 +20,9 @@ struct ShardFile
 // its "shard", the same layers and the same tool build; together they must hold shards 1..n of one
 // n, and no cell may appear twice; shards planned by cost must list, together, every cell of the matrix
 // once. Anything else throws Error naming the files. The result has no shard, the cells in matrix
-// order, the highest load averages any shard saw, and `command_line` as its provenance command line.
+// order, the highest load averages any shard saw, per device peak the shard's measurement with the
+// highest rate (a roof is the most the device was seen to give), and `command_line` as its provenance
+// command line.
 // Speed classes are not compared and come back empty: each shard ranks its layers against its own
 // fastest one, so only the whole matrix can give them (cmd_merge does, in the torch build).
 Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_line);

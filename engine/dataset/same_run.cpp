@@ -22,7 +22,7 @@ OrderedJson common_part(const Dataset& dataset, const char* part, ShardFields sh
   }
   json["provenance"].erase("command_line");
   if (json.contains("environment")) {
-    // Each part times the device's peaks on its own, so they differ by noise; a merge keeps the first's.
+    // Each part times the device's peaks on its own, so they differ by noise; a merge keeps the fastest of each.
     json["environment"].erase("peaks");
     // Parts run one after another or side by side; the load around each differs, and a merge takes the highest.
     json["environment"].erase("load_average_start");

@@ -16,6 +16,7 @@
 #include "dataset/validation.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
+#include "util/format.hpp"
 #include "util/statistics.hpp"
 
 #include <algorithm>
@@ -110,6 +111,13 @@ void check_peak(const PeakRate& peak, const std::string& pointer, const char* wo
 {
   checker.at_least(pointer + "/" + work, peak.work, 1, 1e18);
   checker.time(pointer + "/median_ms", peak.median_ms);
+  if (peak.best_ms) {
+    checker.time(pointer + "/best_ms", *peak.best_ms);
+    if (*peak.best_ms > peak.median_ms) {
+      checker.add(pointer + "/best_ms", "the fastest sample, " + util::format_significant(*peak.best_ms, 3)
+                                          + " ms, is slower than the median, " + util::format_significant(peak.median_ms, 3) + " ms");
+    }
+  }
   checker.at_least(pointer + "/" + rate, peak.rate, 1, 1e18);
   checker.at_least(pointer + "/samples", as_double(peak.samples), 1, 1e9);
 }
