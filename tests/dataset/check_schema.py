@@ -205,6 +205,7 @@ CASES = [
     ("layer name over 4096 bytes", put(["L" * 4097], "methodology", "layers")),
     ("peak precision not in the enum", put({"method": "m", "compute": [dict(PEAK, precision="fp64")]}, "environment", "peaks")),
     ("peak rate zero", put({"method": "m", "compute": [dict(PEAK, flop_per_s=0)]}, "environment", "peaks")),
+    ("peak fastest sample zero (1.8.0)", put({"method": "m", "compute": [dict(PEAK, best_ms=0.0)]}, "environment", "peaks")),
     ("unknown field in a peak", put({"method": "m", "compute": [dict(PEAK, tflops=1)]}, "environment", "peaks")),
     ("negative bytes per sample", put(-4.0, "layers", 0, "bytes_per_sample")),
     ("cuda record without clocks", put({"graph_skip_reason": "x", "cold_skip_reason": "y"}, "results", 0, "cuda")),
