@@ -205,7 +205,7 @@ TEST_CASE("site::settings_answer")
 {
   SUBCASE("a setting beyond the noise is named as the best, with its speedup")
   {
-    CHECK(setting_of(settings_dataset(0.5), "GRU") == "no_grad (2×)");
+    CHECK(setting_of(settings_dataset(0.5), "GRU") == "no-grad mode (2×)");
   }
   SUBCASE("a speedup within the noise is not called a help")
   {

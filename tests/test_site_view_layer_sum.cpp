@@ -66,7 +66,7 @@ TEST_CASE("site::layer_sum_blocks")
     const auto found = rows();
     REQUIRE(found.size() == 4);
     const auto& row = found[0];
-    CHECK(text(row, "setting") == "inference fp32");
+    CHECK(text(row, "setting") == "inference mode, fp32");
     CHECK(text(row, "batch") == "1");
     // 4 x 2 + 4 x 0.25 + 1 x 0.5 = 9.5 ms against 10 ms; (10 - 0.5) / 9.975 and (10 + 0.5) / 9.025.
     CHECK(text(row, "sum") == "9.5 ms");
@@ -161,9 +161,9 @@ TEST_CASE("site::layer_sum_extremes")
     cell->stats->median_ms = 300;
     const auto facts = site::layer_sum_extremes(data);
     CHECK(text(facts, "low") == "1.05×");
-    CHECK(text(facts, "low_where") == "ResNetTiny, inference fp32 at batch 1");
+    CHECK(text(facts, "low_where") == "ResNetTiny, inference mode, fp32 at batch 1");
     CHECK(text(facts, "high") == "1.32×");
-    CHECK(text(facts, "high_where") == "ResNetTiny, train fp32 at batch 8");
+    CHECK(text(facts, "high_where") == "ResNetTiny, training, fp32 at batch 8");
     CHECK(text(facts, "href") == "models/ResNetTiny.html#layer-sum");
   }
   SUBCASE("false where no layer-sum dataset is loaded")

@@ -243,7 +243,7 @@ TEST_CASE("site::model_page")
   SUBCASE("throughput by setting: images/s, batch sizes as rows, the corners as columns")
   {
     CHECK(text_of(block, "unit") == "images/s");
-    CHECK(strings_of(list_of(block, "headers")) == std::vector<std::string>{"inference fp32", "inference bf16", "train fp32", "train bf16"});
+    CHECK(strings_of(list_of(block, "headers")) == std::vector<std::string>{"inference mode, fp32", "inference mode, bf16", "training, fp32", "training, bf16"});
     const auto& rows = list_of(block, "rows").list_value();
     REQUIRE(rows.size() == 2);
     CHECK(text_of(rows[0], "batch") == "1");
@@ -256,7 +256,7 @@ TEST_CASE("site::model_page")
   SUBCASE("each cell's spread over its rounds and its peak memory")
   {
     const Data& first = list_of(block, "details").list_value().front();
-    CHECK(text_of(first, "label") == "inference fp32 at batch 1");
+    CHECK(text_of(first, "label") == "inference mode, fp32 at batch 1");
     CHECK(text_of(first, "spread") == "95% interval 3.84–4.2 ms over 3 rounds (round medians 3.84 to 4.2 ms)");
     CHECK(text_of(first, "memory") == "977 KiB"); // 1e6 bytes
   }
@@ -273,7 +273,7 @@ TEST_CASE("site::model_page")
   SUBCASE("a comparison only where both cells are timed, with its condition and its range over the rounds")
   {
     const auto sentences = strings_of(list_of(block, "comparisons"));
-    CHECK(contains(sentences, "bf16 is 2× (1.83–2.19×) the fp32 throughput for inference at batch 1 (inference fp32 against inference bf16)."));
+    CHECK(contains(sentences, "bf16 is 2× (1.83–2.19×) the fp32 throughput for inference at batch 1 (inference mode, fp32 against inference mode, bf16)."));
     CHECK(sentences.size() == 4); // bf16 against fp32, inference and training, at batches 1 and 8
     const Data bert = page_of(data, "models/BertTiny.html");
     const Data& bert_block = list_of(bert, "measured").list_value().front();
@@ -284,7 +284,7 @@ TEST_CASE("site::model_page")
     }
     const auto skipped = list_of(bert_block, "skipped_cells").list_value();
     REQUIRE(skipped.size() == 1);
-    CHECK(text_of(skipped.front(), "label") == "train bf16 at batch 8");
+    CHECK(text_of(skipped.front(), "label") == "training, bf16 at batch 8");
     CHECK(text_of(skipped.front(), "value") == "out of memory: tried to allocate 2.00 GiB");
     CHECK(text_of(bert_block, "unit") == "sequences/s");
   }
@@ -314,9 +314,9 @@ TEST_CASE("site::model_page")
     CHECK(text_of(references.front(), "source_device") == "Fixture GPU");
     const auto& rows = list_of(references.front(), "rows").list_value();
     REQUIRE(rows.size() == 3);
-    CHECK(text_of(rows[0], "setting") == "inference fp32");
+    CHECK(text_of(rows[0], "setting") == "inference mode, fp32");
     CHECK(text_of(rows[0], "throughput") == "not published: the page gives training figures only");
-    CHECK(text_of(rows[1], "setting") == "train fp32");
+    CHECK(text_of(rows[1], "setting") == "training, fp32");
     CHECK(text_of(rows[1], "throughput") == "938"); // from the median the page's figure implies
     CHECK(text_of(rows[2], "throughput") == "2,470");
     for (const auto& row : list_of(block, "rows").list_value()) {
@@ -334,7 +334,7 @@ TEST_CASE("site::models_page")
     REQUIRE(measured.size() == 2);
     CHECK(text_of(measured[0], "name") == "ResNetTiny");
     CHECK(text_of(measured[0], "href") == "models/ResNetTiny.html");
-    CHECK(text_of(measured[0], "settings") == "inference fp32, inference bf16, train fp32, train bf16");
+    CHECK(text_of(measured[0], "settings") == "inference mode, fp32; inference mode, bf16; training, fp32; training, bf16");
     CHECK(text_of(measured[0], "batches") == "1, 8");
     CHECK(list_of(view, "references").list_value().size() == 1);
   }

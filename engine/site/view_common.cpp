@@ -4,12 +4,15 @@
 #include "dataset/precision.hpp"
 
 #include "dataset/batch_sizes.hpp"
+#include "site/setting_words.hpp"
 #include "site/view_model.hpp"
 #include "util/format.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <set>
+#include <sstream>
 
 namespace layerbench::site {
 
@@ -193,7 +196,7 @@ std::string cell_quartile_text(const dataset::Cell* cell)
     return "not in this dataset";
   }
   if (cell->status == dataset::CellStatus::skipped) {
-    return "skipped: " + cell->skip_reason;
+    return "skipped: " + reader_prose(cell->skip_reason);
   }
   if (!cell->stats || !cell->stats->p25_ms || !cell->stats->p75_ms) {
     return "median only; this dataset gives no quartiles";
@@ -376,6 +379,17 @@ std::string torch_text(const Dataset& data)
 }
 
 } // namespace
+
+std::vector<int> release_key(const std::string& version)
+{
+  std::vector<int> key;
+  std::stringstream parts(version.substr(0, version.find('+')));
+  std::string part;
+  while (std::getline(parts, part, '.')) {
+    key.push_back(std::atoi(part.c_str()));
+  }
+  return key;
+}
 
 std::string device_text(const Dataset& data)
 {

@@ -73,6 +73,10 @@ std::vector<int> batch_sizes(const dataset::Dataset& data);
 // Every layer of every dataset, featured dataset's order first.
 std::vector<std::string> layer_order(const SiteData& site);
 
+// "2.7.1" -> {2, 7, 1}: releases sort as numbers, not as text ("2.10" after "2.9"); a local suffix
+// ("+cpu") is left out.
+std::vector<int> release_key(const std::string& version);
+
 // Whether a published dataset on the site replaces this one (a newer version of it).
 bool replaced_on_site(const SiteData& site, const SiteDataset& entry);
 

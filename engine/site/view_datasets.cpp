@@ -2,6 +2,7 @@
 // The methodology and datasets pages, and the CSV download of a dataset.
 
 #include "site/memory_figure.hpp"
+#include "site/setting_words.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "dataset/citation.hpp"
@@ -160,7 +161,7 @@ Data methodology_rows(const Dataset& data)
     rows.push_back(labelled("Dispatch (which operators run)", for_device(data, m.dispatch)));
   }
   if (!m.canary.empty()) {
-    rows.push_back(labelled("Machine-speed canary", m.canary + " (results[].canary in the dataset)"));
+    rows.push_back(labelled("Machine-speed canary", m.canary + " (each cell's canary times are in the dataset's download)"));
   }
   return rows;
 }
@@ -300,7 +301,7 @@ Data dataset_block(const SiteDataset& entry, const std::string& base_url)
   Data notes = list();
   if (data.provenance.source) {
     for (const auto& note : data.provenance.source->notes) {
-      notes.push_back(Data(note));
+      notes.push_back(Data(reader_prose(note)));
     }
   }
   view.set("has_notes", Data(!notes.is_empty_list()));

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <tuple>
 
 namespace layerbench::site {
 
@@ -220,6 +221,57 @@ Data home_results(const SiteData& site)
   return sections;
 }
 
+namespace {
+
+// The references first; then by device, each device's releases in release order and, within one
+// release, oldest first: the catalog's order is the order of publication, which says nothing to a reader.
+std::vector<const SiteDataset*> home_dataset_order(const SiteData& site)
+{
+  std::vector<const SiteDataset*> order;
+  for (const auto& entry : site.datasets) {
+    order.push_back(&entry);
+  }
+  const auto key = [](const SiteDataset* entry) {
+    const Dataset& data = entry->data;
+    return std::make_tuple(data.kind != dataset::Kind::published_reference, device_text(data),
+                           release_key(data.environment ? data.environment->torch_version : ""), data.created);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](const SiteDataset* a, const SiteDataset* b) { return key(a) < key(b); });
+  return order;
+}
+
+// {has_reference} while no dataset LayerBench measured ran on a GPU, so that the home page says the GPU
+// figures are a reference's; false once one did, or when a measured dataset ran on neither a CPU nor CUDA.
+Data gpu_note(const SiteData& site)
+{
+  bool measured = false;
+  bool has_reference = false;
+  for (const auto* group : {&site.datasets, &site.models, &site.layer_sums}) {
+    for (const auto& entry : *group) {
+      const Dataset& data = entry.data;
+      if (data.kind == dataset::Kind::published_reference) {
+        has_reference = true;
+        continue;
+      }
+      if (data.kind != dataset::Kind::measured) {
+        continue;
+      }
+      if (!data.environment || data.environment->device.type != "cpu") {
+        return Data(false);
+      }
+      measured = true;
+    }
+  }
+  if (!measured) {
+    return Data(false);
+  }
+  Data note = object();
+  note.set("has_reference", Data(has_reference));
+  return note;
+}
+
+} // namespace
+
 PageSpec home_page(const SiteData& site)
 {
   const SiteDataset& featured = site.datasets[site.featured];
@@ -241,10 +293,11 @@ PageSpec home_page(const SiteData& site)
   page.view.set("summary", summary);
   page.view.set("layer_sum", layer_sum_extremes(site));
   Data others = list();
-  for (const auto& entry : site.datasets) {
-    others.push_back(dataset_summary(entry, ""));
+  for (const SiteDataset* entry : home_dataset_order(site)) {
+    others.push_back(dataset_summary(*entry, ""));
   }
   page.view.set("datasets", others);
+  page.view.set("gpu_note", gpu_note(site));
   page.view.set("reproduce", reproduce_steps(featured));
   return page;
 }

@@ -5,6 +5,7 @@
 // its train step, with published figures beside them as labelled references, never mixed in.
 
 #include "site/memory_figure.hpp"
+#include "site/setting_words.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "util/format.hpp"
@@ -149,7 +150,7 @@ Data skipped_items(const std::vector<const Cell*>& cells)
   Data items = list();
   for (const Cell* cell : cells) {
     if (cell->status == dataset::CellStatus::skipped) {
-      items.push_back(labelled(setting_label(cell->axes) + " at batch " + std::to_string(cell->batch_size), cell->skip_reason));
+      items.push_back(labelled(setting_label(cell->axes) + " at batch " + std::to_string(cell->batch_size), reader_prose(cell->skip_reason)));
     }
   }
   return items;
@@ -176,8 +177,8 @@ Data comparisons(const Dataset& data, const std::string& model, const std::vecto
           continue;
         }
         const std::string mode = is_train(axes) ? "training" : "inference";
-        sentences.push_back(Data(dataset::axis_value(axes, axis.name) + " is " + ratio + " the "
-                                 + dataset::axis_value(base, axis.name) + " throughput for " + mode + " at batch "
+        sentences.push_back(Data(value_words(axis.name, dataset::axis_value(axes, axis.name)) + " is " + ratio + " the "
+                                 + value_words(axis.name, dataset::axis_value(base, axis.name)) + " throughput for " + mode + " at batch "
                                  + std::to_string(batch) + " (" + setting_label(base) + " against " + setting_label(axes)
                                  + ")."));
       }
@@ -244,7 +245,7 @@ Data reference_rows(const Dataset& data, const std::string& model)
     Data row = object();
     row.set("setting", setting_label(cell->axes));
     row.set("batch", std::to_string(cell->batch_size));
-    row.set("throughput", cell->status == dataset::CellStatus::skipped ? cell->skip_reason : cell_throughput_text(data, cell));
+    row.set("throughput", cell->status == dataset::CellStatus::skipped ? reader_prose(cell->skip_reason) : cell_throughput_text(data, cell));
     row.set("median", cell->status == dataset::CellStatus::ok ? cell_median_text(data, cell) : std::string(k_missing));
     rows.push_back(row);
   }
@@ -265,7 +266,7 @@ Data reference_block(const SiteDataset& entry, const dataset::Layer& model)
   block.set("source_software", source && !source->software.empty() ? source->software : std::string(k_missing));
   Data notes = list();
   for (const auto& note : source ? source->notes : std::vector<std::string>{}) {
-    notes.push_back(Data(note));
+    notes.push_back(Data(reader_prose(note)));
   }
   block.set("notes", notes);
   return block;
@@ -336,15 +337,14 @@ Data describe(const dataset::Layer& model)
 } // namespace
 
 // The mode and precision always, any other axis where it is not the reference value, so a compiled
-// value shows whatever it is called ("inference fp32 aot_inductor").
+// value shows whatever it is called ("inference mode, fp32, AOTInductor").
 std::string model_setting_label(const Axes& axes)
 {
-  const std::string mode = dataset::to_string(axes[dataset::k_mode]);
-  std::string text = mode == "inference_mode" ? "inference" : mode;
+  std::string text = value_words("mode", dataset::axis_value(axes, "mode"));
   for (const auto& axis : dataset::axis_table()) {
     const std::string value = dataset::axis_value(axes, axis.name);
     if (axis.name == "precision" || (axis.name != "mode" && value != axis.values.front())) {
-      text += " " + value;
+      text += ", " + value_words(axis.name, value);
     }
   }
   return text;
@@ -410,7 +410,7 @@ PageSpec models_page(const SiteData& site, Data base)
       row.set("device", device_text(entry.data));
       std::string settings;
       for (const auto& axes : settings_of(cells)) {
-        settings += (settings.empty() ? "" : ", ") + setting_label(axes);
+        settings += (settings.empty() ? "" : "; ") + setting_label(axes); // a label holds commas
       }
       std::string batches;
       for (int batch : batches_of(cells)) {

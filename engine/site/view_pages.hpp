@@ -43,7 +43,7 @@ std::string model_path(const std::string& model); // "models/ResNet50.html"
 std::vector<std::string> model_names(const SiteData& site);
 PageSpec models_page(const SiteData& site, Data base);
 PageSpec model_page(const SiteData& site, const std::string& name, Data base);
-// "inference fp32", "train bf16": a model cell's setting as the model pages name it.
+// "inference mode, fp32", "training, bf16": a model cell's setting as the model pages name it.
 std::string model_setting_label(const dataset::Axes& axes);
 // The model against the sum of its layers, one block per layer-sum dataset that measured it (an empty
 // list when none did; site/view_layer_sum.cpp).

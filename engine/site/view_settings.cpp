@@ -3,6 +3,7 @@
 // for each layer, each setting's speedup over the baseline, colour-coded, with the numbers in the
 // cells; the training step's parts; and the FAQ's "which setting helps which layer most".
 
+#include "site/setting_words.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "util/format.hpp"
@@ -53,7 +54,7 @@ Data speedup_cell(const dataset::Dataset& data, const Cell* base, const Cell* ce
   if (cell->status == dataset::CellStatus::skipped) {
     view.set("text", "skipped");
     view.set("css", "skip");
-    view.set("detail", cell->skip_reason);
+    view.set("detail", reader_prose(cell->skip_reason));
     return view;
   }
   if (!timed(cell) || !timed(base)) {
@@ -94,7 +95,7 @@ Data corner_headers(const std::vector<Axes>& corners)
 {
   Data headers = list();
   for (const auto& corner : corners) {
-    headers.push_back(Data(dataset::label(corner)));
+    headers.push_back(Data(setting_words(corner)));
   }
   return headers;
 }
@@ -185,7 +186,7 @@ std::optional<Best> best_setting(const Dataset& data, const std::string& layer, 
 // at all (a largest "speedup" of 0.836x is a slowdown) the answer is that none helps.
 std::string best_setting_text(const Best& best)
 {
-  const std::string name = dataset::label(best.axes);
+  const std::string name = setting_words(best.axes);
   const std::string speedup = ratio_text(best.speedup);
   if (best.verdict == "faster") {
     return name + " (" + speedup + ")";
@@ -248,7 +249,7 @@ Data corner_block(const SiteDataset& entry, const std::string& layer)
       times.push_back(time_cell(data, dataset::find_cell(data, layer, batch, corner)));
     }
     Data row = object();
-    row.set("corner", dataset::label(corner));
+    row.set("corner", setting_words(corner));
     row.set("times", times);
     row.set("parts", batches.empty() ? std::string() : train_parts_text(dataset::find_cell(data, layer, batches.back(), corner)));
     rows.push_back(row);
@@ -304,7 +305,7 @@ Data skip_reasons(const Dataset& data)
   }
   Data reasons = list();
   for (const auto& [reason, count] : counts) {
-    reasons.push_back(labelled(reason.empty() ? std::string("no reason recorded") : reason,
+    reasons.push_back(labelled(reason.empty() ? std::string("no reason recorded") : reader_prose(reason),
                                util::format_thousands(count) + (count == 1 ? " cell" : " cells")));
   }
   Data view = object();

@@ -4,6 +4,7 @@
 // did. A page exists per device only where two releases or more were measured there.
 
 #include "dataset/diff.hpp"
+#include "site/setting_words.hpp"
 #include "site/view_common.hpp"
 #include "site/view_finding.hpp"
 #include "site/view_pages.hpp"
@@ -21,24 +22,18 @@ namespace {
 
 using dataset::Dataset;
 
-// "2.7.1" -> {2, 7, 1}: releases sort as numbers, not as text ("2.10" after "2.9").
-std::vector<int> release_key(const std::string& version)
-{
-  std::vector<int> key;
-  std::stringstream parts(version.substr(0, version.find('+')));
-  std::string part;
-  while (std::getline(parts, part, '.')) {
-    key.push_back(std::atoi(part.c_str()));
-  }
-  return key;
-}
-
 std::string release_of(const Dataset& data) { return data.environment ? data.environment->torch_version.substr(0, data.environment->torch_version.find('+')) : ""; }
 
 // What makes two datasets the same machine for a version history: the device and the threads torch ran.
 std::string machine_key(const Dataset& data)
 {
   return device_text(data) + " | " + std::to_string(data.environment ? data.environment->threads : 0) + " threads";
+}
+
+// A series is one machine, so its oldest dataset says which settings its kernels read.
+DeviceKind device_kind(const Dataset& data)
+{
+  return data.environment && data.environment->device.type == "cuda" ? DeviceKind::cuda : DeviceKind::cpu;
 }
 
 bool has_reference_cells(const Dataset& data)
@@ -350,7 +345,7 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
   base.set("rows", rows);
   base.set("steps", summaries);
   base.set("threshold", percent_text(threshold));
-  base.set("corner", dataset::describe(dataset::Axes{}));
+  base.set("corner", corner_words(dataset::Axes{}, device_kind(releases.front().entry->data)));
   base.set("findings", finding_sections(site, series));
   return {"versions", versions_path(series), std::move(base), ""};
 }
@@ -391,7 +386,7 @@ Data versions_answer(const SiteData& site)
   answer.set("counts", counts_text(counts));
   answer.set("cells", std::to_string(counts.faster + counts.slower + counts.same + counts.unclear));
   answer.set("threshold", percent_text(result.threshold));
-  answer.set("corner", dataset::describe(dataset::Axes{}));
+  answer.set("corner", corner_words(dataset::Axes{}, device_kind(oldest.entry->data)));
   answer.set("href", versions_path(one));
   Data best = Data(false);
   if (fastest) {
