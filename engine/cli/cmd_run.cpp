@@ -190,7 +190,9 @@ int cmd_run(const Arguments& arguments)
       check_world_fits(*values, matrix, world_size);
     }
   }
-  if (parse_rounds(*values) > 1) {
+  const int rounds = parse_rounds(*values);
+  parse_stop_after_round(*values, rounds); // refused here without rounds, where nothing else reads it
+  if (rounds > 1) {
     require(role != RankRole::rank, "--rounds: starts a fresh process per round, which a rank under srun or torchrun "
                                     "cannot; run the rounds as separate runs (--rounds 1) and join them with 'layerbench merge --rounds'");
     return run_rounds(*values);

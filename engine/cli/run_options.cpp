@@ -87,6 +87,8 @@ constexpr NumericRange k_min_samples{"min-samples", 1, 100000, ""};
 constexpr NumericRange k_max_samples{"max-samples", 1, 1000000, ""};
 constexpr NumericRange k_cell_budget{"cell-budget", 0.001, 3600, " s"};
 constexpr NumericRange k_rounds{"rounds", 1, dataset::k_max_rounds, ""};
+// Its upper end is the run's --rounds; the table gives its name and its lower end.
+constexpr NumericRange k_stop_after_round{"stop-after-round", 1, dataset::k_max_rounds, ""};
 constexpr NumericRange k_seed{"seed", 0, 4294967295.0, ""};
 constexpr NumericRange k_order_seed{"order-seed", 0, 4294967295.0, ""};
 constexpr NumericRange k_world_size{"world-size", 1, 1 << 20, ""};
@@ -130,6 +132,19 @@ int most_threads()
 int parse_rounds(const po::variables_map& values)
 {
   return in_range<int>(values, k_rounds);
+}
+
+int parse_stop_after_round(const po::variables_map& values, int rounds)
+{
+  const std::string option = std::string("--") + k_stop_after_round.name;
+  if (!values.count(k_stop_after_round.name)) {
+    return rounds;
+  }
+  require(rounds > 1, option + ": stops a run in rounds; give it with --rounds 2 or more");
+  const int round = values[k_stop_after_round.name].as<int>();
+  require(round >= k_stop_after_round.low && round <= rounds,
+          option + ": " + std::to_string(round) + " is outside its range, 1 to " + std::to_string(rounds) + " (--rounds)");
+  return round;
 }
 
 std::optional<uint32_t> parse_seed(const po::variables_map& values, const std::string& name)
@@ -292,6 +307,10 @@ po::options_description run_options()
      ("measure every cell in this many rounds, each a fresh process with its own shuffled cell order, and record "
       "the median of the round medians with the rounds' spread, " + range_text(k_rounds) + "; publishing wants "
       + std::to_string(dataset::k_publish_rounds) + " or more").c_str())
+    (k_stop_after_round.name, po::value<int>(),
+     "with --rounds N: stop once rounds 1 to K are in OUT.rounds/, without writing OUT, and continue later with "
+     "--resume; so that runs of several releases take turns round by round (bench/versions/measure.sh), 1 to N "
+     "(default: N, the whole run)")
     (k_seed.name, po::value<long long>(),
      ("with --rounds: the seed of the rounds' cell orders and of the bootstrap, " + range_text(k_seed)
       + " (default: a random one, recorded)").c_str())

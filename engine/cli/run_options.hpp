@@ -32,6 +32,9 @@ void apply_overrides(const boost::program_options::variables_map& values, bench:
 
 // --rounds within its range (1 to dataset::k_max_rounds).
 int parse_rounds(const boost::program_options::variables_map& values);
+// --stop-after-round K of a run in `rounds` rounds: 1 to `rounds`, and `rounds` when not given (the run
+// combines its rounds). Refused unless `rounds` is 2 or more: a single run has no round to stop after.
+int parse_stop_after_round(const boost::program_options::variables_map& values, int rounds);
 // --seed or --order-seed (`name`) within 0 .. 2^32-1; nullopt when not given.
 std::optional<uint32_t> parse_seed(const boost::program_options::variables_map& values, const std::string& name);
 

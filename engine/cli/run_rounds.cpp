@@ -152,11 +152,36 @@ void remove_folder(const std::filesystem::path& folder)
   std::filesystem::remove(folder);
 }
 
+// The rounds combined into OUT, which is written only when it validates; the rounds' folder goes with it.
+int write_combined(const std::filesystem::path& out, const std::filesystem::path& folder,
+                   const std::vector<dataset::RoundResult>& rounds, uint32_t seed, const std::string& invocation)
+{
+  auto combined = dataset::combine_rounds(rounds, seed);
+  combined.provenance.command_line = invocation;
+  // Checked before it is written: a combination that does not validate keeps the rounds' files.
+  const auto problems = dataset::check(combined);
+  if (!problems.empty()) {
+    throw Error(out.string() + ": the combined rounds do not validate (" + problems.front().pointer + ": "
+                + problems.front().message + "); the rounds are kept in " + folder.string());
+  }
+  dataset::save(out, combined, util::Overwrite::no);
+  remove_folder(folder);
+
+  size_t failed = 0;
+  for (const auto& round : rounds) {
+    failed += round.dataset ? 0 : 1;
+  }
+  std::cout << "wrote " << out.string() << ": " << combined.results.size() << " cells, the median of "
+            << (rounds.size() - failed) << " rounds" << (failed == 0 ? "" : " (" + std::to_string(failed) + " failed)")
+            << ", seed " << seed << "\n";
+  return 0;
+}
+
 } // namespace
 
 std::vector<std::string> round_arguments(const po::variables_map& values)
 {
-  static const std::set<std::string> k_set_by_round{"rounds", "seed", "out", "resume", "order-seed"};
+  static const std::set<std::string> k_set_by_round{"rounds", "stop-after-round", "seed", "out", "resume", "order-seed"};
   const auto options = run_options();
   std::vector<std::string> arguments;
   for (const auto& [name, value] : values) {
@@ -193,6 +218,7 @@ std::vector<std::string> round_arguments(const po::variables_map& values)
 int run_rounds(const po::variables_map& values)
 {
   const int count = parse_rounds(values);
+  const int last = parse_stop_after_round(values, count);
   check_matrix_arguments(values);
   require(!values.count("shard") && !values.count("plan-from"),
           "--rounds: measures the whole matrix in every round; it does not take --shard or --plan-from");
@@ -218,28 +244,16 @@ int run_rounds(const po::variables_map& values)
 
   util::count_interrupts();
   std::vector<dataset::RoundResult> rounds;
-  for (int index = 1; index <= count; ++index) {
+  for (int index = 1; index <= last; ++index) {
     rounds.push_back(round(values, folder, index, count, seed));
   }
-  auto combined = dataset::combine_rounds(rounds, seed);
-  combined.provenance.command_line = invocation;
-  // Checked before it is written: a combination that does not validate keeps the rounds' files.
-  const auto problems = dataset::check(combined);
-  if (!problems.empty()) {
-    throw Error(out.string() + ": the combined rounds do not validate (" + problems.front().pointer + ": "
-                + problems.front().message + "); the rounds are kept in " + folder.string());
+  if (last < count) {
+    // The folder, its seed and its rounds are what --resume continues from, as after an interruption.
+    std::cout << "round " << last << " of " << count << " done; run again with --resume to continue (the rounds are in "
+              << folder.string() << ")\n";
+    return 0;
   }
-  dataset::save(out, combined, util::Overwrite::no);
-  remove_folder(folder);
-
-  size_t failed = 0;
-  for (const auto& round : rounds) {
-    failed += round.dataset ? 0 : 1;
-  }
-  std::cout << "wrote " << out.string() << ": " << combined.results.size() << " cells, the median of "
-            << (count - static_cast<int>(failed)) << " rounds" << (failed == 0 ? "" : " (" + std::to_string(failed) + " failed)")
-            << ", seed " << seed << "\n";
-  return 0;
+  return write_combined(out, folder, rounds, seed, invocation);
 }
 
 } // namespace layerbench::cli
