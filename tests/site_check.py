@@ -530,7 +530,10 @@ class VisibleText(html.parser.HTMLParser):
 # as they are or with spaces for underscores, issue numbers, and terms no page defines.
 INTERNAL_WORDS = [(re.compile(r"\b(?:page over formula|implied flop per s|flops per mac|formula value|page ms)\b", re.I), "a file's key"),
                   (re.compile(r"\bissue \d+\b", re.I), "a tracker's issue number"),
-                  (re.compile(r"\bfocus batch\b", re.I), "an undefined term")]
+                  (re.compile(r"\bfocus batch\b", re.I), "an undefined term"),
+                  # A performance setting as the files and the command line spell it (a command is shown in
+                  # <code>, which this text leaves out); a page names it in words ("bf16, channels-last").
+                  (re.compile(r"\b(?:precision|memory_format|cudnn_benchmark|mode|compiled)=[a-z0-9_]+"), "a setting's key=value")]
 # A label (heading, header, term) is never a program's key.
 RAW_KEY = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 

@@ -34,6 +34,7 @@ Data labelled(const std::string& label, const std::string& value)
   Data data = object();
   data.set("label", label);
   data.set("value", value.empty() ? std::string(k_missing) : value);
+  data.set("code", Data(false)); // set here, so that no enclosing "code" answers for it
   return data;
 }
 

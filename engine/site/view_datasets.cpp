@@ -246,7 +246,10 @@ Data provenance_rows(const Dataset& data)
   } else {
     rows.push_back(labelled("Tool", data.provenance.tool + " " + data.provenance.tool_version));
     rows.push_back(labelled("Tool commit", public_commit(data.provenance.git_commit)));
-    rows.push_back(labelled("Command line", public_command(data.provenance.command_line)));
+    // A command, in code: its --axes precision=fp32 is what to type, not the page's prose.
+    auto command = labelled("Command line", public_command(data.provenance.command_line));
+    command.set("code", Data(true));
+    rows.push_back(std::move(command));
   }
   rows.push_back(labelled("Replaces", data.replaces.empty() ? "nothing (first version)" : data.replaces));
   if (data.kind == dataset::Kind::measured) {
