@@ -264,6 +264,20 @@ def check_cpp_lists(precisions: list) -> None:
         compare_lists(f"{origin} parse_enum", quoted(parsed.group(1))[::2], AXES_JSON, precisions, "precision")
 
 
+def check_setting_words(axes: dict) -> None:
+    """The site's words for each setting (engine/site/setting_words.cpp): a value without words would reach
+    a page spelled as its key, so every axis value must have its entry, and no entry may name a value gone."""
+    origin = "engine/site/setting_words.cpp"
+    entries = re.findall(r'\{\{"(\w+)", "(\w+)"\}, "[^"]*"\}', read(origin))
+    if not entries:
+        mismatch(origin, AXES_JSON, "no {{\"axis\", \"value\"}, \"words\"} entries found (moved? update this check)")
+        return
+    for name, values in axes.items():
+        compare_sets(f"{origin} words_table, axis {name}", [v for a, v in entries if a == name], AXES_JSON, values, name)
+    for name in sorted({a for a, _ in entries} - set(axes)):
+        mismatch(origin, AXES_JSON, f"words for axis '{name}', which the catalog does not have")
+
+
 def read(path: str) -> str:
     return (SOURCE_DIR / path).read_text()
 
@@ -284,6 +298,7 @@ def main() -> int:
     check_python_axes(axes)
     check_schemas(axes, everything)
     check_cpp_lists(axes.get("precision", []))
+    check_setting_words(axes)
     for problem in problems:
         print(f"MISMATCH: {problem}")
     if problems:
