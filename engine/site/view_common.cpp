@@ -259,8 +259,7 @@ std::string clock_text(const Dataset& data, const dataset::Cell* cell)
   if (cell->first_call_ms) {
     text += "; first call " + ms_text(*cell->first_call_ms) + " ms";
   }
-  const bool gpu = data.environment && data.environment->device.type == "cuda";
-  if (gpu && cell->host_wall_median_ms) {
+  if (on_cuda(data) && cell->host_wall_median_ms) {
     text += "; host clock " + ms_text(*cell->host_wall_median_ms) + " ms per batch against the device's "
             + ms_text(cell->stats ? std::optional<double>(cell->stats->median_ms) : std::nullopt) + " ms";
   }
@@ -391,6 +390,8 @@ std::vector<int> release_key(const std::string& version)
   }
   return key;
 }
+
+bool on_cuda(const Dataset& data) { return data.environment && data.environment->device.type == "cuda"; }
 
 std::string device_text(const Dataset& data)
 {

@@ -87,6 +87,8 @@ std::string dataset_label(const SiteDataset& entry);
 std::string dataset_title(const SiteDataset& entry);
 std::string dataset_full_title(const SiteDataset& entry);
 std::string device_text(const dataset::Dataset& data);
+// Whether the dataset ran on a CUDA device.
+bool on_cuda(const dataset::Dataset& data);
 // What of a recorded command line a page may show: absolute paths and paths that leave the repository
 // ("/tmp/x.json", "../shared/seed.txt") shrink to their file name.
 std::string public_command(const std::string& command_line);

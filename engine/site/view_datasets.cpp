@@ -22,8 +22,6 @@ using dataset::Dataset;
 std::string yes_no(bool value) { return value ? "yes" : "no"; }
 std::string seconds_text(double seconds) { return trimmed_significant(seconds, 3) + " s"; }
 
-bool on_cuda(const Dataset& data) { return data.environment && data.environment->device.type == "cuda"; }
-
 Data environment_rows(const dataset::Environment& env)
 {
   // The CUDA rows (driver, cuDNN, TF32 and benchmark switches) say nothing of a run on a CPU, whose

@@ -33,7 +33,7 @@ std::string machine_key(const Dataset& data)
 // A series is one machine, so its oldest dataset says which settings its kernels read.
 DeviceKind device_kind(const Dataset& data)
 {
-  return data.environment && data.environment->device.type == "cuda" ? DeviceKind::cuda : DeviceKind::cpu;
+  return on_cuda(data) ? DeviceKind::cuda : DeviceKind::cpu;
 }
 
 bool has_reference_cells(const Dataset& data)
