@@ -18,7 +18,9 @@
 #   LAYERBENCH_TORCH_PYTHON   the Python whose torch to build against (default /opt/torch/.venv/bin/python)
 #   LAYERBENCH_DEB_DIR        where the .deb files and their MANIFEST are (default .deb)
 #   LAYERBENCH_PREBUILT       a prebuilt folder to use when it matches (default gpu-carry/prebuilt)
-#   TORCH_CUDA_ARCH_LIST      the GPU architectures (default 9.0, the H100 and H200)
+#   LAYERBENCH_CUDA_ARCH      the GPU architectures, passed to the build as TORCH_CUDA_ARCH_LIST (default 9.0,
+#                             the H100 and H200). The machine's own TORCH_CUDA_ARCH_LIST is not read: the GPU
+#                             image exports 9.0a, which made the lease's hash differ from the carried binaries'.
 #   JOBS                      parallel compile jobs (default: all cores)
 set -euo pipefail
 
@@ -45,7 +47,7 @@ while (($# > 0)); do
   shift
 done
 ((${#targets[@]} > 0)) || targets=(layerbench)
-export TORCH_CUDA_ARCH_LIST=${TORCH_CUDA_ARCH_LIST:-9.0}
+export TORCH_CUDA_ARCH_LIST=${LAYERBENCH_CUDA_ARCH:-9.0}
 
 fail() {
   echo "device-build: error: $*" >&2
@@ -75,6 +77,16 @@ source_hash() {
     echo "targets ${targets[*]} cuda $cuda arch $TORCH_CUDA_ARCH_LIST"
   } | sha256sum | cut -d' ' -f1
 }
+# The same, part by part, printed where a prebuilt folder's hash differs (to say which part differs).
+source_hash_parts() {
+  echo "sources $(find CMakeLists.txt cmake engine tests fuzz -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \
+    -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) -print0 | LC_ALL=C sort -z | xargs -0 sha256sum \
+    | sha256sum | cut -c1-12) files $(find CMakeLists.txt cmake engine tests fuzz -type f \( -name '*.cpp' -o -name '*.hpp' \
+    -o -name '*.h' -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) | wc -l)"
+  echo "manifest $(sha256sum < "$manifest" | cut -c1-12)"
+  echo "torch $("$torch_python" -c 'import torch; print(torch.__version__, torch.version.cuda)' 2>&1 | tr '\n' '|')"
+  echo "targets ${targets[*]} cuda $cuda arch $TORCH_CUDA_ARCH_LIST"
+}
 hash=$(source_hash)
 if [[ $print_hash == yes ]]; then
   echo "$hash"
@@ -98,7 +110,12 @@ try_prebuilt() {
   if [[ $(cat "$from/source-hash") != "$hash" ]]; then
     echo "device-build: the prebuilt binaries in $from were built from other sources, packages, torch or targets" \
       "(hash $(cut -c1-12 "$from/source-hash"), these are ${hash:0:12})"
-    return 1
+    source_hash_parts | sed 's/^/device-build: here: /'
+    [[ -f $from/source-hash-parts ]] && sed 's/^/device-build: prebuilt: /' "$from/source-hash-parts"
+    if [[ ${PREBUILT_TRUST:-no} != yes ]]; then
+      return 1
+    fi
+    echo "device-build: PREBUILT_TRUST=yes: using them all the same if they start here (the mismatch is above)"
   fi
   torch_lib=$("$torch_python" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')
   rm -rf "$build_dir/lib" && mkdir -p "$build_dir/tests"
@@ -250,6 +267,7 @@ if [[ -n $make_prebuilt ]]; then
     [[ -d $dir ]] && find "$dir" -maxdepth 1 -name '*.so*' -exec cp -a {} "$make_prebuilt/lib/" \;
   done
   echo "$hash" > "$make_prebuilt/source-hash"
+  source_hash_parts > "$make_prebuilt/source-hash-parts"
   cp "$manifest" "$make_prebuilt/deb-MANIFEST"
   echo "device-build: prebuilt binaries in $make_prebuilt ($(du -sh "$make_prebuilt" | cut -f1)); carry it as gpu-carry/prebuilt"
 fi

@@ -98,8 +98,9 @@ if [[ -x $binary ]] && "$binary" layers > /dev/null 2>&1; then
   # hash; a prebuilt folder of other sources is refused and nothing compiled.
   cp "$deb_dir/MANIFEST" "$prebuilt/deb-MANIFEST"
   mkdir -p "$work/no-debs"
+  # The GPU image exports TORCH_CUDA_ARCH_LIST=9.0a: the machine's value must not change the hash.
   only() {
-    LAYERBENCH_DEB_DIR=$work/no-debs LAYERBENCH_TORCH_PYTHON=$python LAYERBENCH_PREBUILT=$prebuilt scripts/device-build.sh \
+    TORCH_CUDA_ARCH_LIST=9.0a LAYERBENCH_DEB_DIR=$work/no-debs LAYERBENCH_TORCH_PYTHON=$python LAYERBENCH_PREBUILT=$prebuilt scripts/device-build.sh \
       --prebuilt-only --build-dir "$work/prebuilt-only" --target layerbench "${cuda_args[@]}"
   }
   rm -rf "$work/prebuilt-only"

@@ -9,6 +9,7 @@
 #if LAYERBENCH_WITH_CUDA
 #include <ATen/cuda/CUDAContext.h>
 #include <ATen/cuda/CUDAEvent.h>
+#include <ATen/cuda/CUDAGeneratorImpl.h>
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAException.h>
 #include <c10/cuda/CUDAGuard.h>
@@ -58,6 +59,12 @@ public:
     }
     side.synchronize();
     torch::cuda::synchronize(device_index);
+    // A capture puts the device's default generator into capture mode, and only a capture_end that
+    // succeeds takes it out: after a refused capture every later random draw on the device (Dropout, an
+    // input's randn) failed with "Offset increment outside graph capture encountered unexpectedly" (an
+    // H200, torch 2.11). Its state is kept here and given back as a fresh one if the capture fails.
+    auto generator = at::cuda::detail::getDefaultCUDAGenerator(device);
+    const auto generator_state = generator.get_state();
     m_graph.capture_begin();
     try {
       for (int i = 0; i < k_forwards_per_graph; ++i) {
@@ -70,6 +77,9 @@ public:
       } catch (...) {
       }
       (void)cudaGetLastError();
+      auto fresh = at::make_generator<at::CUDAGeneratorImpl>(device);
+      fresh.set_state(generator_state);
+      generator.graphsafe_set_state(fresh);
       throw;
     }
     m_graph.capture_end();
