@@ -111,6 +111,21 @@ TEST_CASE("dataset::check_memory")
     test::cell_of(d, "Dropout", 1).peak_memory_bytes = 1601;
     CHECK(dataset::check_memory(d).size() == 1);
   }
+  SUBCASE("above 16 times, where the cell's kernels show a transform convolution: a warning that says so, and publishable")
+  {
+    auto& cell = test::cell_of(d, "Dropout", 1);
+    cell.peak_memory_bytes = 100000;
+    cell.kernels.push_back({"void pointwise_mult_and_sum_complex<float2, 8, 4>(float2*)", 1, 0.74});
+    CHECK(dataset::check_memory(d).at(0).verdict == dataset::MemoryVerdict::refused);
+    cell.kernels.push_back({"void DSE::regular_fft_pad<0, 1, 128>(float2*, float*)", 1, 0.1});
+    const auto findings = dataset::check_memory(d);
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].verdict == dataset::MemoryVerdict::warned);
+    CHECK(findings[0].message.find("its kernels show a transform convolution (void DSE::regular_fft_pad<0, 1, 128>), whose "
+                                   "library workspace is part of the forward")
+          != std::string::npos);
+    CHECK_NOTHROW(dataset::require_memory_figures(d, "publish test-cpu@1"));
+  }
   SUBCASE("a published reference is not ours to check")
   {
     test::cell_of(d, "Linear", 8).peak_memory_bytes = 1;

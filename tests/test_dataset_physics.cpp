@@ -112,6 +112,24 @@ TEST_CASE("dataset::check_physics")
     CHECK(says(findings[0], "Linear at batch size 1: 9.00 ms < 10.0 ms, the floor at the measured fp32 peak of 100 GFLOP/s "
                             "for 1.00 GFLOP (111 GFLOP/s; tolerance 5.0%, the least allowed)"));
   }
+  SUBCASE("above the direct count's floor with an FFT or Winograd kernel recorded: a warning naming it, not a refusal")
+  {
+    data.layers[0].bytes_per_sample = 1;
+    set_median(data, 9);
+    data.results[0].kernels.push_back({"sm80_xmma_gemm_cf32cf32_f32f32_cf32_tn_n", 1, 0.44});
+    data.results[0].kernels.push_back({"void fft2d_c2r_32x32<float, false>(float*, float2 const*)", 1, 0.16});
+    const auto findings = dataset::check_physics(data);
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].severity == dataset::Severity::warning);
+    CHECK(says(findings[0], "(111 GFLOP/s; tolerance 5.0%, the least allowed): above the direct count's floor, which does "
+                            "not bound it: its kernels show a transform algorithm that does less arithmetic (void "
+                            "fft2d_c2r_32x32<float, false>)"));
+    data.results[0].kernels.back().name = "void winograd_fprop<float>(float*)";
+    CHECK(dataset::transform_kernel(data.results[0]) == "void winograd_fprop<float>");
+    data.results[0].kernels.pop_back();
+    CHECK(!dataset::transform_kernel(data.results[0]));
+    CHECK(dataset::check_physics(data).at(0).severity == dataset::Severity::error);
+  }
   SUBCASE("within the tolerance is not refused")
   {
     data.layers[0].bytes_per_sample = 1;

@@ -46,7 +46,7 @@ TEST_CASE("site::roofline_page")
       }
     }
     CHECK(found);
-    CHECK(view.get("chart")->string_value().find("measured fp32, L2 (working sets up to 2.00 MiB)") != std::string::npos);
+    CHECK(view.get("chart")->string_value().find("measured fp32, L2 (≤ 2.00 MiB)") != std::string::npos);
     CHECK(view.get("dataset")->get("caches_unmeasured")->is_false());
   }
   SUBCASE("a peak that missed its noise target is flagged with what it means")

@@ -45,6 +45,14 @@ struct PhysicsFinding
 // datasheet entry, whose times nothing bounds.
 std::vector<PhysicsFinding> check_physics(const Dataset& dataset, const DatasheetPeaks& datasheet = {});
 
+// A convolution that cuDNN ran as an FFT or Winograd transform does less arithmetic than the direct count
+// (2 * C_in * C_out * K^2 * H_out * W_out) that flops_per_sample gives, and takes a workspace of its own: an
+// H200 ran Conv2d(64,128,3) at batch 128 through fft2d kernels at a nominal 65.9 TFLOP/s, above its measured
+// 50.8 TFLOP/s fp32 product, and Conv1d(256,512,5) at batch 128 through an FFT with a 20 GiB workspace. The
+// name of the first recorded kernel that says so ("fft", "winograd", any case); none for a cell without
+// kernels (every reference figure), so the floors hold for it as before.
+std::optional<std::string> transform_kernel(const Cell& cell);
+
 // The datasheet a file is held to: DATA/peaks/datasheet.json of the data folder it sits in, else this
 // layerbench checkout's data/peaks/datasheet.json; no devices where neither exists.
 DatasheetPeaks datasheet_for(const std::filesystem::path& file);

@@ -4,6 +4,7 @@
 #include "dataset/precision.hpp"
 
 #include "dataset/batch_sizes.hpp"
+#include "dataset/physics.hpp"
 #include "site/setting_words.hpp"
 #include "site/view_model.hpp"
 #include "util/format.hpp"
@@ -392,6 +393,16 @@ std::vector<int> release_key(const std::string& version)
 }
 
 bool on_cuda(const Dataset& data) { return data.environment && data.environment->device.type == "cuda"; }
+
+std::optional<std::string> transform_kernel_name(const dataset::Cell& cell)
+{
+  const auto kernel = dataset::transform_kernel(cell);
+  if (!kernel) {
+    return std::nullopt;
+  }
+  auto name = kernel->substr(0, kernel->find('<'));
+  return name.rfind("void ", 0) == 0 ? name.substr(5) : name;
+}
 
 std::string device_text(const Dataset& data)
 {

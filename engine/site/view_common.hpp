@@ -89,6 +89,10 @@ std::string dataset_full_title(const SiteDataset& entry);
 std::string device_text(const dataset::Dataset& data);
 // Whether the dataset ran on a CUDA device.
 bool on_cuda(const dataset::Dataset& data);
+
+// "fft2d_c2r_32x32": the short name of the transform kernel (FFT, Winograd) a cell's profile shows, whose
+// rate from the direct FLOP count is nominal (dataset::transform_kernel); nullopt for any other cell.
+std::optional<std::string> transform_kernel_name(const dataset::Cell& cell);
 // What of a recorded command line a page may show: absolute paths and paths that leave the repository
 // ("/tmp/x.json", "../shared/seed.txt") shrink to their file name.
 std::string public_command(const std::string& command_line);

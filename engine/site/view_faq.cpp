@@ -236,6 +236,11 @@ Data flops_answer(const Dataset& data)
   answer.set("batch", std::to_string(best->batch));
   answer.set("layer", best->layer);
   answer.set("rate", util::format_rate(best->rate, "FLOP/s"));
+  // A rate from the direct count is nominal where the cell's kernels show a transform algorithm (FFT,
+  // Winograd), which does less arithmetic: the sentence says so, naming the kernel.
+  const auto* cell = dataset::find_cell(data, best->layer, best->batch);
+  const auto transform = cell ? transform_kernel_name(*cell) : std::nullopt;
+  answer.set("transform", transform ? Data(*transform) : Data(false));
   return answer;
 }
 

@@ -62,6 +62,16 @@ std::string bound_text(const CellRoofline& roofline)
   return "memory";
 }
 
+// A share of the bound above 100% is possible only where the cell did less arithmetic than the formula
+// counts: "; nominal: its profile shows fft2d_c2r_32x32, a transform algorithm ...".
+std::string nominal_text(const dataset::Cell& cell)
+{
+  const auto kernel = transform_kernel_name(cell);
+  return kernel ? "; nominal rate: its profile shows " + *kernel + ", a transform algorithm (FFT or Winograd) that does "
+                  "less arithmetic than the formula counts"
+                : std::string();
+}
+
 Data roofline_row(const dataset::Cell& cell, const CellRoofline& roofline)
 {
   Data row = object();
@@ -73,7 +83,7 @@ Data roofline_row(const dataset::Cell& cell, const CellRoofline& roofline)
   row.set("intensity", intensity_text(roofline.intensity));
   row.set("intensity_sort", util::format_significant(roofline.intensity, 6));
   row.set("bound", flop_rate_text(roofline.bound_flop_per_s));
-  row.set("bound_by", bound_text(roofline));
+  row.set("bound_by", bound_text(roofline) + nominal_text(cell));
   row.set("achieved", flop_rate_text(roofline.achieved_flop_per_s));
   row.set("fraction", fraction_text(roofline.fraction));
   row.set("fraction_sort", util::format_significant(roofline.fraction, 6));
@@ -216,13 +226,13 @@ RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std
   chart.title = "Roofline of " + dataset_label(entry);
   chart.description = "Achieved FLOP/s of every timed cell against its arithmetic intensity (FLOP per byte of minimum "
                       "traffic), log-log, under the device's roofs: the memory bandwidth times the intensity, capped by "
-                      "the fp32 compute peak; a cell whose working set fits in a cache level is bound by that level's "
-                      "roof. The table below gives every figure.";
+                      "the fp32 compute peak; a cell whose working set fits in a cache level (a roof's \"≤\" size) is "
+                      "bound by that level's roof. The table below gives every figure.";
   if (const auto roofs = dataset::measured_roofs(entry.data, k_precision)) {
     chart.roofs.push_back({"measured fp32, DRAM", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
     // A cache's roof holds only the cells whose working set fits in it; dotted, as it is not everyone's.
     for (const auto& cache : roofs->caches) {
-      chart.roofs.push_back({"measured fp32, " + cache.level + " (working sets up to " + util::format_bytes(*cache.size_bytes) + ")",
+      chart.roofs.push_back({"measured fp32, " + cache.level + " (≤ " + util::format_bytes(*cache.size_bytes) + ")",
                              roofs->compute_flop_per_s, cache.bytes_per_s, Stroke::dotted});
     }
   }
@@ -236,7 +246,7 @@ RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std
                             item.cell->layer + ", batch " + std::to_string(item.cell->batch_size) + ": "
                               + intensity_text(item.roofline.intensity) + ", " + flop_rate_text(item.roofline.achieved_flop_per_s)
                               + ", " + fraction_text(item.roofline.fraction) + " of its " + dataset::to_string(item.roofline.bound_by)
-                              + " bound",
+                              + " bound" + nominal_text(*item.cell),
                             item.roofline.intensity, item.roofline.achieved_flop_per_s});
   }
   return chart;
