@@ -98,4 +98,20 @@ TEST_CASE("site::home_page")
     const Data view = home_view(data);
     CHECK(view.get("gpu_note")->is_false());
   }
+  SUBCASE("a measured dataset featured: its totals against the reference and the link to their comparison page")
+  {
+    data.featured = 1; // 2.11.0
+    const Data view = home_view(data);
+    const Data* against = view.get("against_reference");
+    REQUIRE(against != nullptr);
+    REQUIRE(against->is_object());
+    CHECK(against->get("href")->string_value() == "compare/gpu-reference-v1--cpu-torch-2.11.0-v1.html");
+    CHECK(!against->get("compared")->string_value().empty());
+    CHECK(!against->get("geomean")->string_value().empty());
+  }
+  SUBCASE("the reference featured: nothing to set against it")
+  {
+    data.featured = 4;
+    CHECK(home_view(data).get("against_reference")->is_false());
+  }
 }

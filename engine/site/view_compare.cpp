@@ -65,7 +65,31 @@ Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::str
   return rows;
 }
 
+Data totals_of(const dataset::DiffResult& changes, const RatioSummary& summary)
+{
+  Data totals = object();
+  totals.set("compared", util::format_thousands(summary.compared));
+  totals.set("other_faster", util::format_thousands(changes.summary.faster));
+  totals.set("other_slower", util::format_thousands(changes.summary.slower));
+  totals.set("unchanged", util::format_thousands(changes.summary.unchanged));
+  totals.set("rule", "the ratio differs from one by at least " + util::format_significant(changes.threshold * 100, 2)
+                       + "%, and the medians' intervals do not overlap: the bootstrap 95% intervals of datasets "
+                         "measured in rounds, else the quartile ranges, with the ratio also beyond either run's spread");
+  totals.set("geomean", summary.compared > 0 ? ratio_text(std::exp(summary.log_sum / summary.compared)) : std::string(k_missing));
+  return totals;
+}
+
 } // namespace
+
+Data compare_totals(const SiteData& site, size_t base, size_t other)
+{
+  const Dataset& a = site.datasets[base].data;
+  const Dataset& b = site.datasets[other].data;
+  RatioSummary summary;
+  const dataset::DiffResult changes = dataset::diff(a, b);
+  (void)compare_rows(a, b, layer_order(site), batch_sizes(a), changes, summary);
+  return totals_of(changes, summary);
+}
 
 std::vector<std::pair<size_t, size_t>> compare_pairs(const SiteData& site)
 {
@@ -116,16 +140,7 @@ PageSpec compare_page(const SiteData& site, size_t base, size_t other, Data view
   view.set("batch_sizes", headers);
   const dataset::DiffResult changes = dataset::diff(a.data, b.data);
   view.set("rows", compare_rows(a.data, b.data, layer_order(site), batches, changes, summary));
-  Data totals = object();
-  totals.set("compared", util::format_thousands(summary.compared));
-  totals.set("other_faster", util::format_thousands(changes.summary.faster));
-  totals.set("other_slower", util::format_thousands(changes.summary.slower));
-  totals.set("unchanged", util::format_thousands(changes.summary.unchanged));
-  totals.set("rule", "the ratio differs from one by at least " + util::format_significant(changes.threshold * 100, 2)
-                       + "%, and the medians' intervals do not overlap: the bootstrap 95% intervals of datasets "
-                         "measured in rounds, else the quartile ranges, with the ratio also beyond either run's spread");
-  totals.set("geomean", summary.compared > 0 ? ratio_text(std::exp(summary.log_sum / summary.compared)) : std::string(k_missing));
-  view.set("totals", totals);
+  view.set("totals", totals_of(changes, summary));
   view.set("base_misses", noise_miss_note(a.data, ""));
   view.set("other_misses", noise_miss_note(b.data, ""));
   const bool has_reference = is_reference(a) || is_reference(b);

@@ -270,6 +270,32 @@ Data gpu_note(const SiteData& site)
   return note;
 }
 
+// The featured dataset against the reference, when it is a measured one and a reference is on the site:
+// the comparison page's link and totals (its per-cell ratios are on that page); false otherwise.
+Data against_reference(const SiteData& site)
+{
+  if (site.datasets[site.featured].data.kind == dataset::Kind::published_reference) {
+    return Data(false);
+  }
+  for (const auto& [base, other] : compare_pairs(site)) {
+    const bool pair_of_featured = base == site.featured || other == site.featured;
+    const size_t partner = base == site.featured ? other : base;
+    if (!pair_of_featured || site.datasets[partner].data.kind != dataset::Kind::published_reference) {
+      continue;
+    }
+    Data view = compare_totals(site, base, other);
+    view.set("href", compare_path(site, base, other));
+    view.set("reference", dataset_label(site.datasets[base]));
+    view.set("measured", dataset_label(site.datasets[other]));
+    // On a GPU, whether TF32 was off, as the measured dataset records it: the reference does not say.
+    const auto& measured = site.datasets[other].data;
+    view.set("tf32_off", Data(on_cuda(measured) && !measured.environment->matmul_allow_tf32
+                              && !measured.environment->cudnn_allow_tf32));
+    return view;
+  }
+  return Data(false);
+}
+
 } // namespace
 
 PageSpec home_page(const SiteData& site)
@@ -298,6 +324,7 @@ PageSpec home_page(const SiteData& site)
   }
   page.view.set("datasets", others);
   page.view.set("gpu_note", gpu_note(site));
+  page.view.set("against_reference", against_reference(site));
   page.view.set("reproduce", reproduce_steps(featured));
   return page;
 }

@@ -37,6 +37,8 @@ std::string compare_path(const SiteData& site, size_t base, size_t other);
 std::string compare_title(const SiteData& site, size_t base, size_t other);
 PageSpec compare_index_page(const SiteData& site, Data base);
 PageSpec compare_page(const SiteData& site, size_t base, size_t other, Data view, const std::string& path);
+// The totals of one comparison page: {compared, other_faster, other_slower, unchanged, rule, geomean}.
+Data compare_totals(const SiteData& site, size_t base, size_t other);
 
 // Whole models (issue 25's pages): the index, and one page per model name across the datasets.
 std::string model_path(const std::string& model); // "models/ResNet50.html"
