@@ -68,24 +68,26 @@ fi
 [[ -x "$torch_python" ]] || fail "no Python at $torch_python (set LAYERBENCH_TORCH_PYTHON)"
 
 # What shapes the binaries: the sources CMake compiles, the carried packages, torch, the targets and CUDA.
+source_files() {
+  find CMakeLists.txt cmake engine tests fuzz -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \
+    -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) -print0 | LC_ALL=C sort -z
+}
+torch_line() { "$torch_python" -c 'import torch; print(torch.__version__, torch.version.cuda)'; }
+targets_line() { echo "targets ${targets[*]} cuda $cuda arch $TORCH_CUDA_ARCH_LIST"; }
 source_hash() {
   {
-    find CMakeLists.txt cmake engine tests fuzz -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \
-      -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+    source_files | xargs -0 sha256sum
     cat "$manifest"
-    "$torch_python" -c 'import torch; print(torch.__version__, torch.version.cuda)'
-    echo "targets ${targets[*]} cuda $cuda arch $TORCH_CUDA_ARCH_LIST"
+    torch_line
+    targets_line
   } | sha256sum | cut -d' ' -f1
 }
 # The same, part by part, printed where a prebuilt folder's hash differs (to say which part differs).
 source_hash_parts() {
-  echo "sources $(find CMakeLists.txt cmake engine tests fuzz -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' \
-    -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) -print0 | LC_ALL=C sort -z | xargs -0 sha256sum \
-    | sha256sum | cut -c1-12) files $(find CMakeLists.txt cmake engine tests fuzz -type f \( -name '*.cpp' -o -name '*.hpp' \
-    -o -name '*.h' -o -name '*.in' -o -name '*.cmake' -o -name CMakeLists.txt \) | wc -l)"
+  echo "sources $(source_files | xargs -0 sha256sum | sha256sum | cut -c1-12) files $(source_files | tr -cd '\0' | wc -c)"
   echo "manifest $(sha256sum < "$manifest" | cut -c1-12)"
-  echo "torch $("$torch_python" -c 'import torch; print(torch.__version__, torch.version.cuda)' 2>&1 | tr '\n' '|')"
-  echo "targets ${targets[*]} cuda $cuda arch $TORCH_CUDA_ARCH_LIST"
+  echo "torch $(torch_line 2>&1 | tr '\n' '|')"
+  targets_line
 }
 hash=$(source_hash)
 if [[ $print_hash == yes ]]; then

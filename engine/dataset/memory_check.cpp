@@ -71,20 +71,18 @@ std::vector<MemoryFinding> check_memory(const Dataset& dataset, MemoryFigures fi
       continue;
     }
     if (peak > k_max_memory_multiple * floor->bytes) {
-      if (const auto transform = transform_kernel(cell)) {
-        findings.push_back({MemoryRule::above_multiple, MemoryVerdict::warned, pointer,
-                            head + " is " + util::format_significant(peak / floor->bytes, 3) + "x the "
-                              + bytes_text(floor->bytes) + " its forward holds at once (" + floor->arithmetic
-                              + "): its kernels show a transform convolution (" + *transform
-                              + "), whose library workspace is part of the forward"});
-        continue;
-      }
+      const auto transform = transform_kernel(cell);
       const bool withdrawn = figures == MemoryFigures::withdrawn;
-      findings.push_back({MemoryRule::above_multiple, withdrawn ? MemoryVerdict::warned : MemoryVerdict::refused, pointer,
+      const std::string reason
+        = transform ? "): its kernels show a transform convolution (" + *transform
+                        + "), whose library workspace is part of the forward"
+                    : "), above the " + util::format_fixed(k_max_memory_multiple, 0)
+                        + "x that no layer needs: the figure counts memory that is not the cell's"
+                        + (withdrawn ? " (withdrawn by an erratum in the catalog)" : "");
+      findings.push_back({MemoryRule::above_multiple, transform || withdrawn ? MemoryVerdict::warned : MemoryVerdict::refused,
+                          pointer,
                           head + " is " + util::format_significant(peak / floor->bytes, 3) + "x the " + bytes_text(floor->bytes)
-                            + " its forward holds at once (" + floor->arithmetic + "), above the "
-                            + util::format_fixed(k_max_memory_multiple, 0) + "x that no layer needs: the figure counts memory that "
-                            "is not the cell's" + (withdrawn ? " (withdrawn by an erratum in the catalog)" : "")});
+                            + " its forward holds at once (" + floor->arithmetic + reason});
     }
   }
   return findings;
