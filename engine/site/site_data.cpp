@@ -207,7 +207,7 @@ std::string bindings_text(const std::vector<std::pair<std::string, double>>& bin
 Inconsistency inconsistency_of(const dataset::Inconsistency& item, const std::string& dataset_id)
 {
   using dataset::InconsistencyKind;
-  Inconsistency shown{dataset_id, dataset::to_string(item.kind), item.layer, {}};
+  Inconsistency shown{dataset_id, dataset::to_string(item.kind), item.layer, {}, "", item};
   auto add = [&](const char* key, const std::string& value) {
     if (!value.empty()) {
       shown.fields.emplace_back(key, value);
@@ -277,6 +277,7 @@ InconsistencyFile shown_file(const dataset::InconsistencyFile& file)
   InconsistencyFile shown{file.origin, file.conventions, {}};
   for (const auto& item : file.items) {
     shown.items.push_back(inconsistency_of(item, dataset_id));
+    shown.items.back().anchor = "issue-" + dataset_id + "-" + std::to_string(shown.items.size());
   }
   return shown;
 }

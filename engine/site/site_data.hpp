@@ -5,6 +5,7 @@
 #include "dataset/dataset.hpp"
 #include "dataset/erratum.hpp"
 #include "dataset/finding.hpp"
+#include "dataset/inconsistencies.hpp"
 #include "dataset/validation.hpp"
 #include "site/render.hpp"
 
@@ -46,6 +47,8 @@ struct Inconsistency
   std::string kind;       // "params_differ_from_pytorch", ...; may be empty
   std::string layer;      // empty for a claim about the whole page
   std::vector<std::pair<std::string, std::string>> fields; // the rest, as text
+  std::string anchor;            // "issue-<dataset id>-<n>": its place on the inconsistencies page
+  dataset::Inconsistency source; // as read, for the mark on the figure it is about
 };
 
 // data/reference/<name>.json: one file's inconsistencies and the conventions they were found under.

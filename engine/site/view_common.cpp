@@ -5,6 +5,7 @@
 
 #include "dataset/batch_sizes.hpp"
 #include "dataset/physics.hpp"
+#include "site/figure_flag.hpp"
 #include "site/setting_words.hpp"
 #include "site/view_model.hpp"
 #include "util/format.hpp"
@@ -296,6 +297,9 @@ Data time_cell(const Dataset& data, const dataset::Cell* cell)
   view.set("detail", cell_quartile_text(cell) + (spread.empty() ? "" : "; " + spread) + clock_text(data, cell)
                        + (reason.empty() ? "" : "; " + reason));
   view.set("sort", cell && cell->stats ? util::format_significant(cell->stats->median_ms, 6) : std::string(""));
+  // A reference's inconsistent time gets its mark from flagged_time_cell (site/figure_flag.hpp).
+  view.set("flag", Data(false));
+  view.set("at_reference", Data(false)); // a table that repeats that batch's column first on a phone sets it
   if (reason.empty()) {
     view.set("missed", Data(false));
     return view;
@@ -568,6 +572,8 @@ Data issue_view(const Inconsistency& issue)
   Data view = object();
   view.set("kind", issue.kind.empty() ? std::string("Inconsistency") : issue_words(issue.kind));
   view.set("layer", issue.layer.empty() ? Data(false) : Data(issue.layer));
+  view.set("anchor", issue.anchor);
+  view.set("reason", issue_reason(issue.source));
   Data fields = list();
   for (const auto& [key, value] : issue.fields) {
     fields.push_back(labelled(issue_words(key), value));

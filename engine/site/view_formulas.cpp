@@ -4,12 +4,14 @@
 
 #include "bench/catalog.hpp"
 #include "dataset/batch_sizes.hpp"
+#include "site/figure_flag.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "site/view_roofline.hpp"
 #include "util/format.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace layerbench::site {
 
@@ -102,6 +104,26 @@ std::string claim_text(const SiteData& site, const SiteDataset& entry, const dat
   return "";
 }
 
+// The figure of every published reference that the site finds inconsistent for this layer, beside the
+// dataset's own: {label, value, flag}; the dataset's own figure carries its mark itself (own_flag).
+Data reference_figures(const SiteData& site, const SiteDataset& shown, const std::string& layer, FlaggedFigure figure)
+{
+  Data figures = list();
+  for (const auto& entry : site.datasets) {
+    const dataset::Layer* other = &entry == &shown ? nullptr : dataset::find_layer(entry.data, layer);
+    Data flag = other ? figure_flag(site, entry.data, layer, figure, 0, "") : Data(false);
+    if (flag.is_false()) {
+      continue;
+    }
+    const bool params = figure == FlaggedFigure::params;
+    const auto value = params ? (other->params ? std::optional<double>(static_cast<double>(*other->params)) : std::nullopt) : other->flops_per_sample;
+    flag.set("label", dataset_label(entry));
+    flag.set("value", !value ? std::string(k_missing) : params ? util::format_thousands(static_cast<int64_t>(*value)) : util::format_si(*value));
+    figures.push_back(flag);
+  }
+  return figures;
+}
+
 Data formula_row(const SiteData& site, const SiteDataset& entry, const dataset::Layer& layer)
 {
   const Dataset& data = entry.data;
@@ -114,6 +136,10 @@ Data formula_row(const SiteData& site, const SiteDataset& entry, const dataset::
   row.set("params", layer.params ? util::format_thousands(*layer.params) : k_missing);
   row.set("flops_formula", layer.flops_formula.empty() ? std::string(k_missing) : layer.flops_formula);
   row.set("flops", layer.flops_per_sample ? util::format_si(*layer.flops_per_sample) : k_missing);
+  row.set("params_flag", figure_flag(site, data, layer.name, FlaggedFigure::params, 0, ""));
+  row.set("flops_flag", figure_flag(site, data, layer.name, FlaggedFigure::flops, 0, ""));
+  row.set("reference_params", reference_figures(site, entry, layer.name, FlaggedFigure::params));
+  row.set("reference_flops", reference_figures(site, entry, layer.name, FlaggedFigure::flops));
   row.set("note", note ? note->text : std::string(""));
   row.set("computed", computed_text(data, layer, note) + claim_text(site, entry, layer, note));
   return row;
@@ -129,6 +155,7 @@ PageSpec formulas_page(const SiteData& site, Data base)
     rows.push_back(formula_row(site, featured, layer));
   }
   base.set("rows", rows);
+  base.set("inconsistencies_href", std::string(k_inconsistencies_page));
   base.set("flop_convention", featured.data.methodology ? Data(featured.data.methodology->flop_convention) : Data(false));
   return {"formulas", "formulas.html", std::move(base), ""};
 }

@@ -4,6 +4,7 @@
 #include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
 #include "site/device_datasets.hpp"
+#include "site/figure_flag.hpp"
 #include "site/memory_figure.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
@@ -38,11 +39,12 @@ std::string count_text(std::optional<double> value)
   return util::format_thousands(static_cast<int64_t>(*value)) + " (" + util::format_si(*value) + ")";
 }
 
-Data params_check(const SiteDataset& entry, const dataset::Layer& layer)
+Data params_check(const SiteData& site, const SiteDataset& entry, const dataset::Layer& layer)
 {
   Data row = object();
   row.set("dataset", dataset_label(entry));
   row.set("formula", layer.params ? util::format_thousands(*layer.params) : k_missing);
+  row.set("flag", figure_flag(site, entry.data, layer.name, FlaggedFigure::params, 0, "../"));
   row.set("counted", layer.params_counted ? util::format_thousands(*layer.params_counted) : k_missing);
   std::string verdict = "not counted in this dataset";
   if (layer.params && layer.params_counted) {
@@ -101,7 +103,7 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
     row.set("href", "../datasets.html#" + entry.slug);
     Data times = list();
     for (int batch : batches) {
-      times.push_back(time_cell(entry.data, dataset::find_cell(entry.data, name, batch)));
+      times.push_back(flagged_time_cell(site, entry.data, name, batch, "../"));
     }
     row.set("times", times);
     Data misses = noise_miss_note(entry.data, name);
@@ -115,6 +117,7 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
     const std::string other_batch = batch == headed_batch ? "" : " at BS=" + std::to_string(batch);
     const dataset::Cell* at_batch = dataset::find_cell(entry.data, name, batch);
     set_memory(row, entry, at_batch, "../", other_batch);
+    row.set("memory_flag", figure_flag(site, entry.data, name, FlaggedFigure::memory, batch, "../"));
     row.set("throughput", at_batch && at_batch->throughput_samples_per_s ? util::format_rate(*at_batch->throughput_samples_per_s, "samples/s") + other_batch : k_missing);
     row.set("speed", speed_class_text(entry.data, *layer));
     rows.push_back(row);
@@ -258,6 +261,8 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   view.set("params", layer.params ? util::format_thousands(*layer.params) : k_missing);
   view.set("flops_formula", layer.flops_formula.empty() ? k_missing : layer.flops_formula);
   view.set("flops", count_text(layer.flops_per_sample));
+  view.set("params_flag", figure_flag(site, owner->data, name, FlaggedFigure::params, 0, "../"));
+  view.set("flops_flag", figure_flag(site, owner->data, name, FlaggedFigure::flops, 0, "../"));
   view.set("matmul_flops", count_text(layer.matmul_flops_per_sample));
   view.set("bytes_formula", layer.bytes_formula.empty() ? k_missing : layer.bytes_formula);
   view.set("bytes_per_sample", layer.bytes_per_sample ? util::format_bytes(*layer.bytes_per_sample) : k_missing);
@@ -268,7 +273,7 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   Data checks = list();
   for (const auto& entry : site.datasets) {
     if (const dataset::Layer* other = dataset::find_layer(entry.data, name)) {
-      checks.push_back(params_check(entry, *other));
+      checks.push_back(params_check(site, entry, *other));
     }
   }
   view.set("checks", checks);
@@ -286,6 +291,7 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   view.set("row_heading", std::string("Dataset"));
   view.set("speed_rule", speed_rule_text(dataset::reference_batch(site.datasets[site.featured].data)));
   view.set("references", reference_issue_blocks(site, name));
+  view.set("inconsistencies_href", std::string(k_inconsistencies_page));
   view.set("operator_blocks", operator_blocks(site, name));
   view.set("corner_blocks", corner_blocks(site, name));
   return {"layer", layer_path(name), std::move(view), ""};

@@ -5,6 +5,7 @@
 #include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
 #include "site/device_datasets.hpp"
+#include "site/figure_flag.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "site/view_roofline.hpp"
@@ -138,9 +139,10 @@ std::string results_label(const SiteDataset& entry)
   return entry.data.kind == dataset::Kind::published_reference ? label + " (transcribed, not measured by LayerBench)" : label;
 }
 
-Data home_rows(const SiteDataset& entry, const std::vector<int>& batches)
+Data home_rows(const SiteData& site, const SiteDataset& entry, const std::vector<int>& batches)
 {
   const Dataset& data = entry.data;
+  const int reference = dataset::reference_batch(data);
   Data rows = list();
   for (const auto& layer : data.layers) {
     Data row = object();
@@ -153,13 +155,20 @@ Data home_rows(const SiteDataset& entry, const std::vector<int>& batches)
     row.set("params_sort", layer.params ? std::to_string(*layer.params) : std::string(""));
     row.set("flops", layer.flops_per_sample ? util::format_si(*layer.flops_per_sample) : k_missing);
     row.set("flops_sort", layer.flops_per_sample ? util::format_significant(*layer.flops_per_sample, 6) : std::string(""));
+    row.set("params_flag", figure_flag(site, data, layer.name, FlaggedFigure::params, 0, ""));
+    row.set("flops_flag", figure_flag(site, data, layer.name, FlaggedFigure::flops, 0, ""));
     Data times = list();
     for (int batch : batches) {
-      times.push_back(time_cell(data, dataset::find_cell(data, layer.name, batch)));
+      Data time = flagged_time_cell(site, data, layer.name, batch, "");
+      time.set("at_reference", Data(batch == reference));
+      times.push_back(time);
     }
     row.set("times", times);
-    const dataset::Cell* at_batch = dataset::find_cell(data, layer.name, dataset::reference_batch(data));
+    // A phone shows the reference batch's time first, beside the layer, and hides its own column.
+    row.set("first_time", flagged_time_cell(site, data, layer.name, reference, ""));
+    const dataset::Cell* at_batch = dataset::find_cell(data, layer.name, reference);
     set_memory(row, entry, at_batch, "");
+    row.set("memory_flag", figure_flag(site, data, layer.name, FlaggedFigure::memory, reference, ""));
     row.set("speed", speed_class_of(data, layer));
     rows.push_back(row);
   }
@@ -210,7 +219,10 @@ Data home_results(const SiteData& site)
     section.set("device", device_text(entry.data));
     section.set("batch_sizes", batch_headers(batches));
     section.set("memory_batch", std::to_string(dataset::reference_batch(entry.data)));
-    section.set("rows", home_rows(entry, batches));
+    section.set("rows", home_rows(site, entry, batches));
+    // Where the table carries marks, the line under it says what they mean and where all of them are.
+    const bool has_issues = entry.data.kind == dataset::Kind::published_reference && !known_issues(site, entry.data.id, "").is_false();
+    section.set("flags_href", has_issues ? Data(std::string(k_inconsistencies_page)) : Data(false));
     section.set("row_heading", std::string("Layer type"));
     section.set("noise_misses", noise_miss_note(entry.data, ""));
     section.set("speed_rule", entry.data.kind == dataset::Kind::published_reference
@@ -364,6 +376,9 @@ std::string page_description(const SiteData& site, const PageSpec& page)
   if (kind == "formulas") {
     return "The parameter and FLOP formulas of " + layers + ", with the counts for each configuration benchmarked.";
   }
+  if (kind == "inconsistencies") {
+    return "Every figure of a transcribed reference that LayerBench's own computations find inconsistent, with both numbers.";
+  }
   if (kind == "faq") {
     return "Which PyTorch layer is fastest, how its time grows with the batch and why it need not follow TFLOP/s, answered from "
            + label + ".";
@@ -412,6 +427,7 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
     pages.push_back(layer_page(site, name, page_base(site, layer_path(name), name)));
   }
   pages.push_back(formulas_page(site, page_base(site, "formulas.html", "Parameter and FLOP formulas")));
+  pages.push_back(inconsistencies_page(site, page_base(site, k_inconsistencies_page, "What the references get wrong")));
   pages.push_back(faq_page(site, page_base(site, "faq.html", "Frequently asked questions")));
   pages.push_back(methodology_page(site, page_base(site, "methodology.html", "Methodology"), base_url));
   pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets"), base_url));
