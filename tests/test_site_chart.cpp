@@ -13,6 +13,7 @@ using layerbench::site::BarChart;
 using layerbench::site::LineChart;
 using layerbench::site::render_svg;
 using layerbench::site::Stroke;
+using layerbench::site::Whisker;
 
 namespace {
 
@@ -110,6 +111,51 @@ TEST_CASE("site::render_svg")
       return std::stod(svg.substr(start, svg.find('"', start) - start));
     };
     CHECK(width_of(0) < width_of(1));
+  }
+  SUBCASE("a point with a whisker draws it from its low to its high end, with its tooltip and a legend")
+  {
+    LineChart chart{"c", "t", "Medians.", "x", "y", {{"run", {{1, 0.5}, {8, 4.0}}}}};
+    chart.series[0].points[0].whisker = Whisker{0.3, 0.9, "0.3 to 0.9 ms"};
+    chart.whisker_label = "Whiskers: 25th to 75th percentile";
+    const std::string svg = render_svg(chart);
+    CHECK(layerbench::test::count_of(svg, "<path class=\"whisker\"") == 1);
+    CHECK(svg.find("<title>0.3 to 0.9 ms</title>") != std::string::npos);
+    CHECK(svg.find(">Whiskers: 25th to 75th percentile</text>") != std::string::npos);
+    CHECK(svg.find("<desc id=\"c-desc\">Medians. Whiskers: 25th to 75th percentile.</desc>") != std::string::npos);
+    // The whisker runs along the point's vertical line: one x for the stem, the high end above the low.
+    const size_t d = svg.find(" d=\"", svg.find("<path class=\"whisker\"")) + 4;
+    const std::string path = svg.substr(d, svg.find('"', d) - d);
+    const size_t stem = path.find('M', 1);
+    const size_t comma = path.find(',', stem);
+    const size_t up = path.find('V', comma);
+    const double low_y = std::stod(path.substr(comma + 1, up - comma - 1));
+    const double high_y = std::stod(path.substr(up + 1, path.find('M', up) - up - 1));
+    CHECK(high_y < low_y);
+  }
+  SUBCASE("a whisker's ends widen the axis, and a chart without whiskers names none")
+  {
+    LineChart plain{"c", "t", "d", "x", "y", {{"run", {{1, 0.5}, {8, 4.0}}}}};
+    plain.whisker_label = "Whiskers: 25th to 75th percentile";
+    const std::string without = render_svg(plain);
+    CHECK(without.find("Whiskers") == std::string::npos);
+    CHECK(without.find(">0.01</text>") == std::string::npos);
+    plain.series[0].points[0].whisker = Whisker{0.05, 0.6, "wide"};
+    CHECK(render_svg(plain).find(">0.01</text>") != std::string::npos);
+  }
+  SUBCASE("a bar's whisker is horizontal, and its value is printed past the whisker's end")
+  {
+    BarChart chart{"b", "Bars", "All layers", "ms", {{"Conv2d", 1.0, "1 ms", Whisker{0.5, 9.0, "0.5 to 9 ms"}}, {"ReLU", 0.1, "0.1 ms"}}};
+    chart.whisker_label = "Whiskers: 25th to 75th percentile";
+    const std::string svg = render_svg(chart);
+    CHECK(layerbench::test::count_of(svg, "<path class=\"whisker\"") == 1);
+    CHECK(svg.find("<title>0.5 to 9 ms</title>") != std::string::npos);
+    CHECK(svg.find(">Whiskers: 25th to 75th percentile</text>") != std::string::npos);
+    const size_t bar = svg.find("<rect class=\"bar\"");
+    const size_t start = svg.find("width=\"", bar) + 7;
+    const double bar_end = 8 + std::stod(svg.substr(start, svg.find('"', start) - start));
+    const size_t text = svg.find(">1 ms</text>");
+    const size_t x = svg.rfind("<text x=\"", text) + 9;
+    CHECK(std::stod(svg.substr(x, svg.find('"', x) - x)) > bar_end + 20);
   }
   SUBCASE("no data gives no chart")
   {

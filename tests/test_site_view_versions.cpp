@@ -8,6 +8,7 @@
 #include "site/view_finding.hpp"
 
 #include "test_site_fixture.hpp"
+#include "test_site_sites.hpp"
 
 #include <doctest/doctest.h>
 
@@ -42,19 +43,6 @@ dataset::Dataset release(const std::string& torch, const std::string& created)
   d.created = created;
   d.rounds = dataset::Rounds{};
   return d;
-}
-
-site::SiteData site_of(const std::vector<dataset::Dataset>& datasets)
-{
-  site::SiteData data;
-  for (const auto& d : datasets) {
-    site::SiteDataset entry;
-    entry.slug = d.id + "-v1";
-    entry.label = d.id;
-    entry.data = d;
-    data.datasets.push_back(entry);
-  }
-  return data;
 }
 
 // Three releases of one machine: Linear@1 halves its time from 2.7.1 to 2.9.1 and runs aten::linear
@@ -99,7 +87,7 @@ TEST_CASE("site::version_series")
 {
   SUBCASE("one machine's releases, oldest first, as numbers")
   {
-    const auto site = site_of(three_releases());
+    const auto site = test::site_of(three_releases());
     const auto series = site::version_series(site);
     REQUIRE(series.size() == 1);
     REQUIRE(series[0].releases.size() == 3);
@@ -115,13 +103,13 @@ TEST_CASE("site::version_series")
     auto other = release("2.9.1", "2026-11-24T02:00:00Z");
     other.environment->threads = 1;
     datasets.push_back(other);
-    CHECK(site::version_series(site_of(datasets)).empty());
+    CHECK(site::version_series(test::site_of(datasets)).empty());
   }
 }
 
 TEST_CASE("site::versions_page")
 {
-  const auto site = site_of(three_releases());
+  const auto site = test::site_of(three_releases());
   const auto series = site::version_series(site);
   REQUIRE(series.size() == 1);
   const auto page = site::versions_page(site, series[0], test::page_view(three_releases()[0], "faq.html"));
@@ -176,7 +164,7 @@ TEST_CASE("site::versions_answer")
 {
   SUBCASE("from the oldest release to the newest, with the largest speedup")
   {
-    const Data answer = site::versions_answer(site_of(three_releases()));
+    const Data answer = site::versions_answer(test::site_of(three_releases()));
     REQUIRE_FALSE(answer.is_false());
     CHECK(text(&answer, "oldest") == "2.7.1");
     CHECK(text(&answer, "newest") == "2.11.0");
@@ -187,7 +175,7 @@ TEST_CASE("site::versions_answer")
   {
     auto one = three_releases();
     one.resize(1);
-    const auto site = site_of(one);
+    const auto site = test::site_of(one);
     CHECK(site::versions_answer(site).is_false());
     for (const auto& page : site::build_pages(site)) {
       CHECK(page.path.rfind("versions/", 0) != 0);
@@ -195,7 +183,7 @@ TEST_CASE("site::versions_answer")
   }
   SUBCASE("the pages and the menu exist where one does")
   {
-    const auto pages = site::build_pages(site_of(three_releases()));
+    const auto pages = site::build_pages(test::site_of(three_releases()));
     CHECK(std::any_of(pages.begin(), pages.end(), [](const site::PageSpec& page) {
       return page.path == "versions/test-cpu-2-threads.html" && page.template_name == "versions";
     }));
@@ -272,7 +260,7 @@ TEST_CASE("site::versions_page same operators")
 {
   SUBCASE("where the time moved and the operators did not, the step says the time changed inside them")
   {
-    const auto page = dropout_page(site_of(dropout_releases()));
+    const auto page = dropout_page(test::site_of(dropout_releases()));
     const auto& steps = page.view.get("steps")->list_value();
     REQUIRE(steps.size() == 3);
     const auto& moved = steps[0].get("moved")->list_value();
@@ -287,7 +275,7 @@ TEST_CASE("site::versions_page same operators")
   }
   SUBCASE("where the time did not move, no step says it changed")
   {
-    const auto page = dropout_page(site_of(dropout_releases()));
+    const auto page = dropout_page(test::site_of(dropout_releases()));
     CHECK(text(step_of(page.view, "Dropout", 32, 2), "verdict") == "same");
     CHECK(page.view.get("steps")->list_value()[1].get("has_moved")->is_false());
     const auto templates = site::TemplateSet::load(std::filesystem::path(LAYERBENCH_SOURCE_DIR) / "templates");
@@ -301,14 +289,14 @@ TEST_CASE("site::versions_page same operators")
   }
   SUBCASE("operators that changed are named, not called the same")
   {
-    const auto page = dropout_page(site_of(three_releases()));
+    const auto page = dropout_page(test::site_of(three_releases()));
     const auto& moved = page.view.get("steps")->list_value()[0].get("moved")->list_value();
     REQUIRE(moved.size() == 1);
     CHECK(moved[0].get("inside")->is_false());
   }
   SUBCASE("a finding that covers the cell is linked with its cause, and its section reads the datasets")
   {
-    auto site = site_of(dropout_releases());
+    auto site = test::site_of(dropout_releases());
     site.findings.push_back(dropout_finding());
     const auto page = dropout_page(site);
     const auto& steps = page.view.get("steps")->list_value();
@@ -335,7 +323,7 @@ TEST_CASE("site::finding_answer")
 {
   SUBCASE("the ratio at batch 32 comes from the datasets, the path from the finding")
   {
-    auto site = site_of(dropout_releases());
+    auto site = test::site_of(dropout_releases());
     site.findings.push_back(dropout_finding());
     const Data answer = site::finding_answer(site);
     REQUIRE_FALSE(answer.is_false());
@@ -348,13 +336,13 @@ TEST_CASE("site::finding_answer")
   }
   SUBCASE("another dataset time gives another ratio")
   {
-    auto site = site_of(dropout_releases(0.244));
+    auto site = test::site_of(dropout_releases(0.244));
     site.findings.push_back(dropout_finding());
     const Data answer = site::finding_answer(site);
     CHECK(text(&answer, "ratio") == "13.4–20×"); // 0.1664 / 0.0124 to 0.244 / 0.0122
   }
   SUBCASE("no answer without a finding")
   {
-    CHECK(site::finding_answer(site_of(dropout_releases())).is_false());
+    CHECK(site::finding_answer(test::site_of(dropout_releases())).is_false());
   }
 }

@@ -41,13 +41,45 @@ struct LineScales
 {
   std::set<double> xs;
   LogRange y_range;
+  bool whiskers = false; // some point of the chart has one: each panel says what they span
 };
+
+// A whisker from one end to the other, with a cap across each end; its <title> is a pointer's tooltip.
+std::string whisker_svg(double x1, double y1, double x2, double y2, const std::string& color, const std::string& text)
+{
+  const double cap = 4;
+  std::string d;
+  if (x1 == x2) {
+    d = "M" + px(x1 - cap) + "," + px(y1) + "H" + px(x1 + cap) + "M" + px(x1) + "," + px(y1) + "V" + px(y2) + "M"
+        + px(x1 - cap) + "," + px(y2) + "H" + px(x1 + cap);
+  } else {
+    d = "M" + px(x1) + "," + px(y1 - cap) + "V" + px(y1 + cap) + "M" + px(x1) + "," + px(y1) + "H" + px(x2) + "M"
+        + px(x2) + "," + px(y2 - cap) + "V" + px(y2 + cap);
+  }
+  return "<path class=\"whisker\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"1.5\" d=\"" + d + "\"><title>"
+         + escape(text) + "</title></path>\n";
+}
+
+// A whisker's ends widen the range the axis must cover.
+void widen(double& low, double& high, double value, const std::optional<Whisker>& whisker)
+{
+  low = std::min(low, whisker ? std::min(whisker->low, value) : value);
+  high = std::max(high, whisker ? std::max(whisker->high, value) : value);
+}
+
+std::string described(const std::string& description, const std::string& whisker_label, bool whiskers)
+{
+  return whiskers && !whisker_label.empty() ? description + " " + whisker_label + "." : description;
+}
 
 std::string dash_of(Stroke stroke) { return stroke == Stroke::dashed ? " stroke-dasharray=\"6 4\"" : ""; }
 
 std::string panel_svg(const LineChart& chart, size_t index, const LineScales& scales)
 {
-  const Panel frame;
+  Panel frame;
+  if (scales.whiskers) {
+    frame.bottom += 18;
+  }
   const auto& xs = scales.xs;
   const auto x_of = [&](double x) {
     const double low = std::log10(*xs.begin());
@@ -65,7 +97,7 @@ std::string panel_svg(const LineChart& chart, size_t index, const LineScales& sc
   const ChartSeries& own = chart.series[index];
   const std::string id = chart.series.size() == 1 ? chart.id : chart.id + "-" + std::to_string(index + 1);
   std::string svg = open_svg(id, frame.left + frame.width + frame.right, frame.top + frame.height + frame.bottom,
-                             chart.title + ": " + own.name, chart.description);
+                             chart.title + ": " + own.name, described(chart.description, chart.whisker_label, scales.whiskers));
   svg += text_at(frame.left, 16, "start", own.name, " class=\"panel-title\" fill=\"" + std::string(k_colors[index]) + "\"");
   for (int decade = scales.y_range.first; decade <= scales.y_range.last; ++decade) {
     const double y = y_of(std::pow(10.0, decade));
@@ -81,6 +113,9 @@ std::string panel_svg(const LineChart& chart, size_t index, const LineScales& sc
   svg += text_at(frame.left + frame.width / 2, frame.top + frame.height + 40, "middle", chart.x_label, " class=\"label\"");
   svg += text_at(16, frame.top + frame.height / 2, "middle", chart.y_label,
                  " class=\"label\" transform=\"rotate(-90 16 " + px(frame.top + frame.height / 2) + ")\"");
+  if (scales.whiskers) {
+    svg += text_at(frame.left + frame.width / 2, frame.top + frame.height + 58, "middle", chart.whisker_label, " class=\"label\"");
+  }
   for (size_t other = 0; other < chart.series.size(); ++other) {
     if (other != index) {
       svg += "<polyline class=\"context\" fill=\"none\" stroke=\"" + std::string(k_context_color) + "\" stroke-width=\"1.5\""
@@ -91,6 +126,10 @@ std::string panel_svg(const LineChart& chart, size_t index, const LineScales& sc
   svg += "<polyline class=\"series\" fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2.5\"" + dash_of(own.stroke)
          + " points=\"" + points_of(own) + "\"/>\n";
   for (const auto& point : own.points) {
+    if (point.whisker) {
+      svg += whisker_svg(x_of(point.x), y_of(point.whisker->low), x_of(point.x), y_of(point.whisker->high), color,
+                         point.whisker->text);
+    }
     svg += "<circle cx=\"" + px(x_of(point.x)) + "\" cy=\"" + px(y_of(point.y)) + "\" r=\"3.5\" fill=\"" + color + "\"/>\n";
   }
   return svg + "</svg>\n";
@@ -106,8 +145,8 @@ std::string render_svg(const LineChart& chart)
   for (const auto& series : chart.series) {
     for (const auto& point : series.points) {
       scales.xs.insert(point.x);
-      y_low = std::min(y_low, point.y);
-      y_high = std::max(y_high, point.y);
+      widen(y_low, y_high, point.y, point.whisker);
+      scales.whiskers = scales.whiskers || point.whisker.has_value();
     }
   }
   if (scales.xs.empty()) {
@@ -134,9 +173,9 @@ std::string render_svg(const BarChart& chart)
   double low = HUGE_VAL;
   double high = 0;
   for (const auto& bar : chart.bars) {
-    low = std::min(low, bar.value);
-    high = std::max(high, bar.value);
+    widen(low, high, bar.value, bar.whisker);
   }
+  const bool whiskers = std::any_of(chart.bars.begin(), chart.bars.end(), [](const Bar& bar) { return bar.whisker.has_value(); });
   const LogRange range = decades(low, high);
   // Each label sits above its bar, so a long layer name never narrows the bars: the chart is 352 px
   // wide, a phone's width, with its text at its full size.
@@ -148,7 +187,8 @@ std::string render_svg(const BarChart& chart)
   const double bottom = top + row * static_cast<double>(chart.bars.size());
   const auto x_of = [&](double value) { return left + range.position(value) * bar_width; };
 
-  std::string svg = open_svg(chart.id, left + bar_width + value_width, bottom + 40, chart.title, chart.description);
+  std::string svg = open_svg(chart.id, left + bar_width + value_width, bottom + (whiskers ? 58 : 40), chart.title,
+                             described(chart.description, chart.whisker_label, whiskers));
   for (int decade = range.first; decade <= range.last; ++decade) {
     const double x = x_of(std::pow(10.0, decade));
     svg += line(x, top - 6, x, bottom, "grid");
@@ -161,10 +201,18 @@ std::string render_svg(const BarChart& chart)
     svg += text_at(left + 4, y + 16, "start", bar.label);
     svg += "<rect class=\"bar\" x=\"" + px(left) + "\" y=\"" + px(y + 21) + "\" width=\"" + px(length)
            + "\" height=\"12\"/>\n";
-    svg += text_at(left + length + 6, y + 32, "start", bar.value_text);
+    double text_x = left + length + 6;
+    if (bar.whisker) {
+      svg += whisker_svg(x_of(bar.whisker->low), y + 27, x_of(bar.whisker->high), y + 27, "#1a1a1a", bar.whisker->text);
+      text_x = std::max(text_x, x_of(bar.whisker->high) + 6);
+    }
+    svg += text_at(text_x, y + 32, "start", bar.value_text);
   }
   svg += line(left, top - 6, left, bottom, "axis");
   svg += text_at(left + bar_width / 2, bottom + 28, "middle", chart.value_label, " class=\"label\"");
+  if (whiskers) {
+    svg += text_at(left + bar_width / 2, bottom + 48, "middle", chart.whisker_label, " class=\"label\"");
+  }
   return svg + "</svg>";
 }
 

@@ -5,15 +5,26 @@
 // a <title> and <desc> for screen readers, labelled axes with units, and a viewBox so it shrinks to a
 // narrow window. Values are plotted on log scales because layer times span four decades.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace layerbench::site {
 
+// The spread around a plotted value, drawn as a whisker with caps: its ends (> 0, on the value's
+// scale) and the words a pointer's tooltip reads, already formatted ("0.131 to 0.152 ms").
+struct Whisker
+{
+  double low = 0;
+  double high = 0;
+  std::string text;
+};
+
 struct ChartPoint
 {
   double x = 0;
   double y = 0;
+  std::optional<Whisker> whisker; // none for a published median without quartiles
 };
 
 // A transcribed reference is drawn dashed, so it never passes for a measurement.
@@ -34,6 +45,9 @@ struct LineChart
   std::string x_label;
   std::string y_label;
   std::vector<ChartSeries> series;
+  // What a whisker spans, in words ("whiskers: 25th to 75th percentile"), printed under the axes and
+  // added to the description; shown only where a point has a whisker.
+  std::string whisker_label;
 };
 
 struct Bar
@@ -41,6 +55,7 @@ struct Bar
   std::string label;
   double value = 0; // > 0
   std::string value_text; // printed at the end of the bar, already formatted
+  std::optional<Whisker> whisker;
 };
 
 struct BarChart
@@ -50,6 +65,7 @@ struct BarChart
   std::string description;
   std::string value_label;
   std::vector<Bar> bars;
+  std::string whisker_label; // as LineChart's
 };
 
 // Log-log lines, one per series, with a legend.

@@ -6,7 +6,9 @@
 #include "site/view_pages.hpp"
 #include "util/format.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace layerbench::site {
 
@@ -47,13 +49,17 @@ Data compare_rows(const Dataset& a, const Dataset& b, const std::vector<std::str
       cell.set("other", time_cell(b, dataset::find_cell(b, layer, batch)));
       cell.set("change", change_text(changes, layer, batch));
       std::string ratio = k_missing;
+      // The sorting script orders a column by its ratio; a missing one sorts last, as text.
+      std::string ratio_sort = k_missing;
       const auto* change = find_change(changes, layer, batch);
       if (x && y && *x > 0 && *y > 0 && change && change->ratio) {
         ratio = change_ratio_text(*change);
+        ratio_sort = util::format_significant(*y / *x, 6);
         summary.compared += 1;
         summary.log_sum += std::log(*y / *x);
       }
       cell.set("ratio", ratio);
+      cell.set("ratio_sort", ratio_sort);
       cells.push_back(cell);
     }
     Data row = object();
@@ -77,6 +83,96 @@ Data totals_of(const dataset::DiffResult& changes, const RatioSummary& summary)
                          "measured in rounds, else the quartile ranges, with the ratio also beyond either run's spread");
   totals.set("geomean", summary.compared > 0 ? ratio_text(std::exp(summary.log_sum / summary.compared)) : std::string(k_missing));
   return totals;
+}
+
+// Lists under headings, kept in the order each heading first appears.
+class Grouped
+{
+public:
+  void add(const std::string& heading, Data item)
+  {
+    auto at = std::find(m_headings.begin(), m_headings.end(), heading);
+    if (at == m_headings.end()) {
+      m_headings.push_back(heading);
+      m_items.push_back(list());
+      at = m_headings.end() - 1;
+    }
+    m_items[static_cast<size_t>(at - m_headings.begin())].push_back(std::move(item));
+  }
+  // [{heading_key: heading, id: "<id_prefix>-1", items_key: [...]}, ...]
+  Data to_data(const std::string& heading_key, const std::string& items_key, const std::string& id_prefix) const
+  {
+    Data groups = list();
+    for (size_t i = 0; i < m_headings.size(); ++i) {
+      Data group = object();
+      group.set(heading_key, m_headings[i]);
+      group.set("id", id_prefix + "-" + std::to_string(i + 1));
+      group.set(items_key, m_items[i]);
+      groups.push_back(group);
+    }
+    return groups;
+  }
+
+private:
+  std::vector<std::string> m_headings;
+  std::vector<Data> m_items;
+};
+
+// Where a device first appears among the site's datasets: the order of devices on the page.
+size_t device_rank(const SiteData& site, const std::string& device)
+{
+  const auto& all = site.datasets;
+  return static_cast<size_t>(std::find_if(all.begin(), all.end(), [&](const SiteDataset& entry) {
+                               return device_text(entry.data) == device;
+                             }) - all.begin());
+}
+
+// Both datasets' devices, in words: one device, or two in the site's order of devices, so that a pair
+// lands in one group whichever of its datasets is the base.
+std::string devices_of(const SiteData& site, size_t base, size_t other)
+{
+  std::string a = device_text(site.datasets[base].data);
+  std::string b = device_text(site.datasets[other].data);
+  if (a == b) {
+    return "Both on " + a;
+  }
+  if (device_rank(site, b) < device_rank(site, a)) {
+    std::swap(a, b);
+  }
+  return a + " and " + b;
+}
+
+// The comparisons grouped by the devices of their two datasets, pairs on one device first (a release
+// or a setting against another), so that a reader finds a pair without a script. Each link carries
+// its two slugs, which the picker looks up.
+Data pair_groups(const SiteData& site, const std::vector<std::pair<size_t, size_t>>& pairs)
+{
+  Grouped groups;
+  for (const bool same : {true, false}) {
+    for (const auto& [a, b] : pairs) {
+      if ((device_text(site.datasets[a].data) == device_text(site.datasets[b].data)) != same) {
+        continue;
+      }
+      Data pair = link(compare_path(site, a, b), compare_title(site, a, b));
+      pair.set("base_slug", site.datasets[a].slug);
+      pair.set("other_slug", site.datasets[b].slug);
+      groups.add(devices_of(site, a, b), pair);
+    }
+  }
+  return groups.to_data("heading", "pairs", "pairs");
+}
+
+// The picker's options: every dataset, grouped by device in site order.
+Data picker_devices(const SiteData& site)
+{
+  Grouped devices;
+  for (const auto& entry : site.datasets) {
+    Data option = object();
+    option.set("slug", entry.slug);
+    option.set("label", dataset_label(entry));
+    devices.add(device_text(entry.data), option);
+  }
+  return devices.to_data("device", "datasets", "device");
 }
 
 } // namespace
@@ -115,12 +211,10 @@ std::string compare_title(const SiteData& site, size_t base, size_t other)
 
 PageSpec compare_index_page(const SiteData& site, Data base)
 {
-  Data pairs = list();
-  for (const auto& [a, b] : compare_pairs(site)) {
-    pairs.push_back(link(compare_path(site, a, b), compare_title(site, a, b)));
-  }
-  base.set("pairs", pairs);
-  base.set("has_pairs", Data(!compare_pairs(site).empty()));
+  const auto pairs = compare_pairs(site);
+  base.set("groups", pair_groups(site, pairs));
+  base.set("devices", picker_devices(site));
+  base.set("has_pairs", Data(!pairs.empty()));
   base.set("references", reference_issue_blocks(site, ""));
   return {"compare_index", "compare.html", std::move(base), ""};
 }

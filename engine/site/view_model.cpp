@@ -3,6 +3,7 @@
 #include "site/memory_figure.hpp"
 
 #include "dataset/batch_sizes.hpp"
+#include "site/cell_whisker.hpp"
 #include "site/chart.hpp"
 #include "site/device_datasets.hpp"
 #include "site/figure_flag.hpp"
@@ -194,10 +195,12 @@ std::string reference_batch_bar_chart(const SiteDataset& entry, const std::strin
   chart.description = "Median milliseconds per forward pass of one batch of " + std::to_string(batch)
                       + " in " + dataset_title(entry) + ", on a logarithmic scale; the table gives the same figures.";
   chart.value_label = "milliseconds per batch (log scale)";
+  chart.whisker_label = k_quartile_whisker_label;
   for (const auto& layer : data.layers) {
     const auto ms = median_ms(data, layer.name, batch);
     if (ms && *ms > 0) {
-      chart.bars.push_back({layer.name, *ms, median_text(data, layer.name, batch) + " ms"});
+      chart.bars.push_back({layer.name, *ms, median_text(data, layer.name, batch) + " ms",
+                            time_whisker(dataset::find_cell(data, layer.name, batch))});
     }
   }
   return render_svg(chart);

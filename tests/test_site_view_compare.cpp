@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// The compare index (issue 39): every pair grouped by the devices of its two datasets for a reader
+// without a script, and the picker's datasets grouped by device. The numbers are test inputs.
+#include "site/view_pages.hpp"
+
+#include "test_site_fixture.hpp"
+#include "test_site_sites.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+using layerbench::site::Data;
+namespace dataset = layerbench::dataset;
+namespace site = layerbench::site;
+namespace test = layerbench::test;
+
+namespace {
+
+dataset::Dataset on(const std::string& id, const std::string& device)
+{
+  auto d = test::measured({"Linear"}, {1});
+  d.id = id;
+  d.environment->device.name = device;
+  return d;
+}
+
+std::string text(const Data& data, const std::string& key) { return data.get(key)->string_value(); }
+
+} // namespace
+
+TEST_CASE("site::compare_index_page")
+{
+  // The second device's datasets come both before and after the first's: a pair must land in one group
+  // whichever dataset is its base.
+  const auto data = test::site_of({on("xeon-a", "Xeon"), on("epyc-a", "EPYC"), on("xeon-b", "Xeon"), on("epyc-b", "EPYC")});
+  const auto page = site::compare_index_page(data, Data(Data::type::object));
+  SUBCASE("pairs on one device come first, then each pair of devices once, in the site's order of devices")
+  {
+    const auto& groups = page.view.get("groups")->list_value();
+    REQUIRE(groups.size() == 3);
+    CHECK(text(groups[0], "heading") == "Both on Xeon");
+    CHECK(text(groups[1], "heading") == "Both on EPYC");
+    CHECK(text(groups[2], "heading") == "Xeon and EPYC");
+    CHECK(groups[0].get("pairs")->list_value().size() == 1);
+    CHECK(groups[1].get("pairs")->list_value().size() == 1);
+    // xeon-a/epyc-a, xeon-a/epyc-b, epyc-a/xeon-b (its base on EPYC) and xeon-b/epyc-b.
+    CHECK(groups[2].get("pairs")->list_value().size() == 4);
+  }
+  SUBCASE("each link carries its two slugs, for the picker to find it")
+  {
+    const auto& pair = page.view.get("groups")->list_value()[0].get("pairs")->list_value()[0];
+    CHECK(text(pair, "href") == "compare/xeon-a-v1--xeon-b-v1.html");
+    CHECK(text(pair, "base_slug") == "xeon-a-v1");
+    CHECK(text(pair, "other_slug") == "xeon-b-v1");
+  }
+  SUBCASE("the picker offers every dataset, grouped by device")
+  {
+    const auto& devices = page.view.get("devices")->list_value();
+    REQUIRE(devices.size() == 2);
+    CHECK(text(devices[0], "device") == "Xeon");
+    const auto& options = devices[0].get("datasets")->list_value();
+    REQUIRE(options.size() == 2);
+    CHECK(text(options[1], "slug") == "xeon-b-v1");
+    CHECK(text(options[1], "label") == "xeon-b");
+  }
+}
+
+TEST_CASE("site::compare_page")
+{
+  auto base = on("xeon-a", "Xeon");
+  auto other = on("xeon-b", "Xeon");
+  test::cell_of(other, "Linear", 1).stats = test::quartiles(0.5, 0.49, 0.51);
+  const auto data = test::site_of({base, other});
+  const auto page = site::compare_page(data, 0, 1, Data(Data::type::object), "compare/x.html");
+  // The sorting script orders a column by the ratio, not by the base's time printed first.
+  const auto& cell = page.view.get("rows")->list_value()[0].get("cells")->list_value()[0];
+  CHECK(text(cell, "ratio_sort") == "0.500000");
+}
