@@ -39,13 +39,9 @@ inline void set_layer(dataset::Dataset& d, const std::string& name, int64_t para
 }
 
 // The view model of one page of the site that holds only `d`.
-inline site::Data page_view(const dataset::Dataset& d, const std::string& path)
+// The view of the page at `path` of a site holding `data`.
+inline site::Data page_of(const site::SiteData& data, const std::string& path)
 {
-  site::SiteData data;
-  site::SiteDataset entry;
-  entry.slug = d.id + "-v1";
-  entry.data = d;
-  data.datasets.push_back(entry);
   for (auto& page : site::build_pages(data)) {
     if (page.path == path) {
       return page.view;
@@ -53,6 +49,16 @@ inline site::Data page_view(const dataset::Dataset& d, const std::string& path)
   }
   FAIL("no page " << path);
   return site::Data(false);
+}
+
+inline site::Data page_view(const dataset::Dataset& d, const std::string& path)
+{
+  site::SiteData data;
+  site::SiteDataset entry;
+  entry.slug = d.id + "-v1";
+  entry.data = d;
+  data.datasets.push_back(entry);
+  return page_of(data, path);
 }
 
 } // namespace layerbench::test

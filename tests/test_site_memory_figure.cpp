@@ -57,7 +57,7 @@ TEST_CASE("site::set_memory")
     entry.errata = {canary_erratum()};
     site::set_memory(row, entry, &cell, "../", " at BS=8");
     CHECK(text(row, "memory") == "withdrawn, see erratum");
-    CHECK(text(row, "memory_erratum") == "../datasets.html#erratum-cpu-test-v2-peak_memory_bytes");
+    CHECK(text(row, "memory_erratum") == "../datasets/cpu-test-v2.html#erratum-cpu-test-v2-peak_memory_bytes");
   }
   SUBCASE("no cell, no figure")
   {
@@ -79,7 +79,7 @@ TEST_CASE("site::render errata")
   // The featured fixture's Dropout at batch 32 peaks at 32 MiB.
   const std::string figure = "<td class=\"num\">" + util::format_bytes(33554432) + "</td>";
 
-  SUBCASE("a withdrawn dataset's memory figures are on no page; each place links to the erratum, which the datasets page shows")
+  SUBCASE("a withdrawn dataset's memory figures are on no page; each place links to the erratum, on the dataset's page")
   {
     site::render(options);
     CHECK(read(work / "site/index.html").find(figure) != std::string::npos);
@@ -87,12 +87,17 @@ TEST_CASE("site::render errata")
     site::render(options);
     const auto home = read(work / "site/index.html");
     CHECK(home.find(figure) == std::string::npos);
-    CHECK(home.find("<td class=\"num\"><a href=\"datasets.html#erratum-fixture-cpu-v1-peak_memory_bytes\">withdrawn, see erratum</a></td>")
+    CHECK(home.find("<td class=\"num\"><a href=\"datasets/fixture-cpu-v1.html#erratum-fixture-cpu-v1-peak_memory_bytes\">withdrawn, see erratum</a></td>")
           != std::string::npos);
     const auto layer = read(work / "site/layers/Dropout.html");
-    CHECK(layer.find("<a href=\"../datasets.html#erratum-fixture-cpu-v1-peak_memory_bytes\">withdrawn, see erratum</a>") != std::string::npos);
-    const auto datasets = read(work / "site/datasets.html");
-    CHECK(datasets.find("id=\"erratum-fixture-cpu-v1-peak_memory_bytes\"") != std::string::npos);
+    CHECK(layer.find("<a href=\"../datasets/fixture-cpu-v1.html#erratum-fixture-cpu-v1-peak_memory_bytes\">withdrawn, see erratum</a>") != std::string::npos);
+    const auto datasets = read(work / "site/datasets/fixture-cpu-v1.html");
+    CHECK(datasets.find("<div class=\"erratum\" id=\"erratum-fixture-cpu-v1-peak_memory_bytes\">") != std::string::npos);
+    // The index marks the row, keeping the erratum's old anchor there for links made before the index.
+    CHECK(read(work / "site/datasets.html")
+            .find("<a href=\"datasets/fixture-cpu-v1.html#erratum-fixture-cpu-v1-peak_memory_bytes\" "
+                  "id=\"erratum-fixture-cpu-v1-peak_memory_bytes\">peak memory withdrawn</a>")
+          != std::string::npos);
     CHECK(datasets.find("The figures count the canary&apos;s buffers.") != std::string::npos);
     CHECK(datasets.find("0123abcd") != std::string::npos);
     // Still downloadable as published.

@@ -94,7 +94,7 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string home = read(work / "site/index.html");
-    CHECK(home.find("<section id=\"results\" class=\"results featured\">\n<h3><a href=\"datasets.html#fixture-cpu-v1\">")
+    CHECK(home.find("<section id=\"results\" class=\"results featured\">\n<h3><a href=\"datasets/fixture-cpu-v1.html\">")
           != std::string::npos);
   }
   SUBCASE("a dataset whose bytes differ from the catalog's sha256 is refused")
@@ -116,7 +116,9 @@ TEST_CASE("site::render")
     layerbench::site::render(options);
     CHECK(fs::exists(work / "site/data/local-fixture-cpu-v1.json"));
     const std::string datasets = read(work / "site/datasets.html");
-    CHECK(datasets.find("Fixture CPU run · v1 (local run)") != std::string::npos);
+    CHECK(datasets.find("<a href=\"datasets/local-fixture-cpu-v1.html\" title=\"Fixture CPU run · v1 (local run)\">")
+          != std::string::npos);
+    CHECK(read(work / "site/datasets/local-fixture-cpu-v1.html").find("<h1>Fixture CPU run · v1 (local run)</h1>") != std::string::npos);
     const std::string home = read(work / "site/index.html");
     // A table of its own, called "your run", first in the device switch after the featured dataset.
     const size_t featured = home.find("<li><a href=\"#results\">");
@@ -142,19 +144,20 @@ TEST_CASE("site::render")
   SUBCASE("--base-url puts the page's address into the citations; without it no address is made up")
   {
     layerbench::site::render(fixture_options(work / "plain"));
-    const std::string plain = read(work / "plain/datasets.html");
+    const std::string plain = read(work / "plain/datasets/fixture-cpu-v1.html");
     CHECK(plain.find("  url = {") == std::string::npos);
     CHECK(plain.find("\nurl: ") == std::string::npos);
     CHECK(plain.find("Address of this version") == std::string::npos);
     RenderOptions options = fixture_options(work / "site");
     options.base_url = "https://example.org/lb";
     layerbench::site::render(options);
-    const std::string datasets = read(work / "site/datasets.html");
-    CHECK(datasets.find("  url = {https://example.org/lb/datasets.html#fixture-cpu-v1},") != std::string::npos);
-    CHECK(datasets.find("url: &quot;https://example.org/lb/datasets.html#fixture-cpu-v1&quot;") != std::string::npos);
+    // The address is the dataset's own page.
+    const std::string datasets = read(work / "site/datasets/fixture-cpu-v1.html");
+    CHECK(datasets.find("  url = {https://example.org/lb/datasets/fixture-cpu-v1.html},") != std::string::npos);
+    CHECK(datasets.find("url: &quot;https://example.org/lb/datasets/fixture-cpu-v1.html&quot;") != std::string::npos);
     // The attribution names the creators and links the page, as CC BY asks.
     CHECK(datasets.find("<blockquote><p>LayerBench tests, &quot;Fixture CPU run&quot;, LayerBench dataset fixture-cpu "
-                        "version 1, https://example.org/lb/datasets.html#fixture-cpu-v1, licensed CC-BY-4.0")
+                        "version 1, https://example.org/lb/datasets/fixture-cpu-v1.html, licensed CC-BY-4.0")
           != std::string::npos);
   }
   SUBCASE("no local path, path outside the repository or -dirty commit reaches a page")
@@ -179,7 +182,7 @@ TEST_CASE("site::render")
       }
     }
     CHECK(pages > 10);
-    const std::string datasets = read(work / "site/datasets.html");
+    const std::string datasets = read(work / "site/datasets/local-fixture-cpu-v1.html");
     CHECK(datasets.find("0123abc (plus uncommitted changes)") != std::string::npos);
     CHECK(datasets.find("git checkout 0123abc\n") != std::string::npos);
     CHECK(datasets.find("build/layerbench run --out my-run.json --layers list.txt") != std::string::npos);
@@ -262,14 +265,14 @@ TEST_CASE("site::render")
     CHECK_THROWS_WITH_AS(layerbench::site::render(options),
                          (file.string() + ": /inconsistencies/0/pytorch_counts: unknown field").c_str(), Error);
   }
-  SUBCASE("short labels in running text and headings, full titles on the datasets page")
+  SUBCASE("short labels in running text and headings, full titles on each dataset's page")
   {
     layerbench::site::render(fixture_options(work / "site"));
     // The fixture's catalog is 1.0.0: labels derived from each device ("Fixture CPU"; the reference names none).
     const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
     CHECK(compare.find("<h1>Fixture against Fixture reference</h1>") != std::string::npos);
-    const std::string datasets = read(work / "site/datasets.html");
-    CHECK(datasets.find("<h2 id=\"fixture-cpu-v1-heading\">Fixture CPU run · v1</h2>") != std::string::npos);
+    const std::string datasets = read(work / "site/datasets/fixture-cpu-v1.html");
+    CHECK(datasets.find("<h1>Fixture CPU run · v1</h1>") != std::string::npos);
     CHECK(datasets.find("<tr><th scope=\"row\">Short name</th><td>Fixture</td></tr>") != std::string::npos);
   }
   SUBCASE("a duplicate key in the reference's inconsistencies stops the render, naming its pointer")

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The datasets page's "reproduce this" lines, which a reader pastes into a shell, and what the
-// methodology block says of the cells.
+// A dataset page's "reproduce this" lines, which a reader pastes into a shell, what the methodology
+// block says of the cells, and the datasets index: a row per dataset, grouped by device, in release order.
 #include "site/view_pages.hpp"
 
 #include "site/site_data.hpp"
+#include "site/view_model.hpp"
 #include "test_site_fixture.hpp"
 #include "util/text.hpp"
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -174,7 +176,7 @@ TEST_CASE("site::methodology_page for a device type")
   }
 }
 
-TEST_CASE("site::datasets_page provenance of a transcription")
+TEST_CASE("site::dataset_page provenance of a transcription")
 {
   auto data = test::measured({"Linear", "Dropout"}, {1, 8});
   data.kind = layerbench::dataset::Kind::published_reference;
@@ -183,8 +185,8 @@ TEST_CASE("site::datasets_page provenance of a transcription")
   data.provenance.git_commit = "ff69ab35e871d8ff3371afff978875fe225960b3-dirty";
   data.provenance.command_line = "python3 data/reference/transcribe_seed.py ../shared/seeds/000_3d1e0c631eabe186.txt "
                                  "build-dataset/layerbench /tmp/a100-reference-run.json";
-  const Data view = test::page_view(data, "datasets.html");
-  const std::string provenance = rows_text(*view.get("blocks")->list_value().front().get("provenance"));
+  const Data view = test::page_view(data, "datasets/test-cpu-v1.html");
+  const std::string provenance = rows_text(*view.get("dataset")->get("provenance"));
   SUBCASE("names the script that copied the page's figures")
   {
     CHECK(provenance.find("Transcribed with: data/reference/transcribe_seed.py (layerbench 0.1.0), from a copy of the source page")
@@ -195,5 +197,157 @@ TEST_CASE("site::datasets_page provenance of a transcription")
     for (const std::string hidden : {"000_3d1e0c631eabe186", "a100-reference-run", "uncommitted", "-dirty", "build-dataset"}) {
       CHECK_MESSAGE(provenance.find(hidden) == std::string::npos, provenance << " shows " << hidden);
     }
+  }
+}
+
+namespace {
+
+// A published entry of `data` as the site loads it, its slug "<id>-v<version>".
+site::SiteDataset published(layerbench::dataset::Dataset data)
+{
+  site::SiteDataset entry;
+  entry.slug = data.id + "-v" + std::to_string(data.version);
+  entry.label = data.id;
+  entry.data = std::move(data);
+  return entry;
+}
+
+layerbench::dataset::Dataset on(const std::string& device, const std::string& torch, const std::string& created)
+{
+  auto data = test::measured({"Linear"}, {1});
+  data.environment->device.name = device;
+  data.environment->torch_version = torch;
+  data.created = created;
+  data.id = "epyc-torch-" + torch;
+  data.version = 1;
+  return data;
+}
+
+// Releases out of order in the catalog, as the versions series publishes them, and one machine whose
+// name carries its clock in one run only.
+site::SiteData index_site()
+{
+  site::SiteData site;
+  site.datasets.push_back(published(on("AMD EPYC", "2.11.0", "2026-11-24T05:31:04Z")));
+  site.datasets.push_back(published(on("AMD EPYC", "2.9.1", "2026-11-24T05:42:08Z")));
+  auto older = on("AMD EPYC", "2.7.1", "2026-11-24T05:23:18Z");
+  site.datasets.push_back(published(older));
+  older.version = 2;
+  older.created = "2026-11-24T05:45:16Z";
+  site.datasets.push_back(published(older));
+  auto xeon = on("Intel(R) Xeon(R) Processor", "2.11.0", "2026-11-22T05:33:04Z");
+  xeon.id = "xeon";
+  site.datasets.push_back(published(xeon));
+  xeon.environment->device.name = "Intel(R) Xeon(R) Processor @ 2.80GHz";
+  xeon.id = "xeon-clocked";
+  site.datasets.push_back(published(xeon));
+  return site;
+}
+
+std::string field(const Data& view, const std::string& key) { return view.get(key)->string_value(); }
+
+} // namespace
+
+TEST_CASE("site::datasets_page")
+{
+  auto site = index_site();
+  SUBCASE("one group per device, named without the clock some runs add to a CPU's name")
+  {
+    const auto groups = test::page_of(site, "datasets.html").get("groups")->list_value();
+    REQUIRE(groups.size() == 2);
+    CHECK(field(groups[0], "device") == "AMD EPYC");
+    CHECK(field(groups[0], "anchor") == "device-amd-epyc");
+    CHECK(field(groups[1], "device") == "Intel(R) Xeon(R) Processor");
+    CHECK(field(groups[1], "anchor") == "device-intel-r-xeon-r-processor");
+    CHECK(groups[1].get("rows")->list_value().size() == 2);
+  }
+  SUBCASE("a device's rows in release order as numbers (2.11 after 2.9), then by date")
+  {
+    const auto rows = test::page_of(site, "datasets.html").get("groups")->list_value()[0].get("rows")->list_value();
+    std::vector<std::string> order;
+    for (const auto& row : rows) {
+      order.push_back(field(row, "torch") + " " + field(row, "version"));
+    }
+    CHECK(order == std::vector<std::string>{"2.7.1 v1", "2.7.1 v2", "2.9.1 v1", "2.11.0 v1"});
+    // The script sorts a column by one number: 2.11.0 must come after 2.9.1 there too.
+    CHECK(field(rows[2], "torch_sort") == "2009001");
+    CHECK(field(rows[3], "torch_sort") == "2011000");
+  }
+  SUBCASE("a row links to the dataset's own page, keeps its old anchor and says what tells it apart")
+  {
+    const auto row = test::page_of(site, "datasets.html").get("groups")->list_value()[0].get("rows")->list_value()[3];
+    CHECK(field(row, "href") == "datasets/epyc-torch-2.11.0-v1.html");
+    CHECK(field(row, "anchor") == "epyc-torch-2.11.0-v1");
+    CHECK(field(row, "kind") == "measured");
+    CHECK(field(row, "date") == "2026-11-24");
+    CHECK(field(row, "created_sort") == "20261124053104"); // one number for the script, in time order
+    CHECK(field(row, "cells") == "1");
+    CHECK(field(row, "settings") == "float32");
+    CHECK(field(row, "rounds") == "1");
+    CHECK(row.get("notes")->list_value().empty());
+  }
+  SUBCASE("a replaced version and an erratum are marked, each with a link")
+  {
+    site.datasets[2].errata = {{layerbench::dataset::WithdrawnField::peak_memory_bytes, "Counted the canary.", "2026-11-27", "0123abcd"}};
+    const auto row = test::page_of(site, "datasets.html").get("groups")->list_value()[0].get("rows")->list_value()[0];
+    const auto notes = row.get("notes")->list_value();
+    REQUIRE(notes.size() == 2);
+    CHECK(field(notes[0], "text") == "peak memory withdrawn");
+    CHECK(field(notes[0], "href") == "datasets/epyc-torch-2.7.1-v1.html#erratum-epyc-torch-2.7.1-v1-peak_memory_bytes");
+    CHECK(field(notes[1], "text") == "replaced by v2");
+    CHECK(field(notes[1], "href") == "datasets/epyc-torch-2.7.1-v2.html");
+  }
+  SUBCASE("a transcribed reference states its release as the page gives it, and no rounds")
+  {
+    auto reference = test::measured({"Linear"}, {1});
+    reference.id = "a100-reference";
+    reference.kind = layerbench::dataset::Kind::published_reference;
+    reference.environment.reset();
+    reference.methodology.reset();
+    reference.provenance.source = layerbench::dataset::Source{};
+    reference.provenance.source->device = "NVIDIA A100";
+    reference.provenance.source->torch_version = "2.6";
+    site.datasets.push_back(published(reference));
+    const auto groups = test::page_of(site, "datasets.html").get("groups")->list_value();
+    REQUIRE(groups.size() == 3);
+    const auto row = groups[2].get("rows")->list_value().front();
+    CHECK(field(groups[2], "device") == "NVIDIA A100");
+    CHECK(field(row, "kind") == "reference");
+    CHECK(field(row, "torch") == "2.6, as stated");
+    CHECK(field(row, "torch_sort") == "2006000");
+    CHECK(field(row, "settings") == "not stated");
+    CHECK(field(row, "rounds") == "—");
+  }
+}
+
+TEST_CASE("site::dataset_page")
+{
+  const auto site = index_site();
+  const auto pages = site::build_pages(site, "https://example.org/lb/");
+  const auto page = std::find_if(pages.begin(), pages.end(), [](const auto& p) { return p.path == "datasets/xeon-v1.html"; });
+  REQUIRE(page != pages.end());
+  const Data* block = page->view.get("dataset");
+  REQUIRE(block != nullptr);
+  SUBCASE("its links climb out of datasets/ to the downloads")
+  {
+    CHECK(field(page->view, "root") == "../");
+    CHECK(field(*block, "json_href") == "../data/xeon-v1.json");
+    CHECK(field(*block, "csv_href") == "../data/xeon-v1.csv");
+  }
+  SUBCASE("its citation gives the page's own address")
+  {
+    CHECK(field(*block, "url") == "https://example.org/lb/datasets/xeon-v1.html");
+    CHECK(field(*block, "bibtex").find("url = {https://example.org/lb/datasets/xeon-v1.html}") != std::string::npos);
+  }
+  SUBCASE("the menu marks the datasets index as where it is")
+  {
+    bool current = false;
+    for (const auto& item : page->view.get("nav")->list_value()) {
+      if (field(item, "label") == "Datasets") {
+        current = !item.get("current")->is_false();
+        CHECK(field(item, "href") == "../datasets.html");
+      }
+    }
+    CHECK(current);
   }
 }

@@ -29,7 +29,7 @@ void set_memory(Data& row, const SiteDataset& entry, const dataset::Cell* cell, 
   constexpr auto field = dataset::WithdrawnField::peak_memory_bytes;
   if (dataset::withdraws(entry.errata, field)) {
     row.set("memory", std::string(k_withdrawn_text));
-    row.set("memory_erratum", root + "datasets.html#" + erratum_anchor(entry, field));
+    row.set("memory_erratum", root + dataset_path(entry) + "#" + erratum_anchor(entry, field));
     return;
   }
   row.set("memory", cell && cell->peak_memory_bytes ? util::format_bytes(static_cast<double>(*cell->peak_memory_bytes)) + suffix

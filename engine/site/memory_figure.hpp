@@ -3,7 +3,7 @@
 
 // Peak memory as the pages show it. A dataset whose memory figures an erratum withdrew (catalog.json's
 // errata) shows none of them: each is replaced by "withdrawn, see erratum" with a link to the erratum on
-// the datasets page, never by a figure corrected by arithmetic. Every page that shows peak memory goes
+// the dataset's own page, never by a figure corrected by arithmetic. Every page that shows peak memory goes
 // through here.
 
 #include "dataset/dataset.hpp"
@@ -16,7 +16,7 @@ namespace layerbench::site {
 
 inline constexpr const char* k_withdrawn_text = "withdrawn, see erratum";
 
-// "erratum-<slug>-peak_memory_bytes": the erratum's anchor on the datasets page.
+// "erratum-<slug>-peak_memory_bytes": the erratum's anchor on the dataset's page.
 std::string erratum_anchor(const SiteDataset& entry, dataset::WithdrawnField field);
 
 // Sets "memory" on `row`: the cell's peak (with `suffix`, " at BS=8"), "—" where it has none, or
@@ -25,7 +25,7 @@ std::string erratum_anchor(const SiteDataset& entry, dataset::WithdrawnField fie
 void set_memory(Data& row, const SiteDataset& entry, const dataset::Cell* cell, const std::string& root,
                 const std::string& suffix = "");
 
-// The errata of `entry` for its block on the datasets page: {anchor, field, date, reason, fixed_by}.
+// The errata of `entry` for its own page and its row of the datasets index: {anchor, field, date, reason, fixed_by}.
 Data errata_view(const SiteDataset& entry);
 
 } // namespace layerbench::site

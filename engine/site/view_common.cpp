@@ -489,6 +489,8 @@ std::string contents_text(const Dataset& data)
 
 } // namespace
 
+std::string dataset_path(const SiteDataset& entry) { return "datasets/" + entry.slug + ".html"; }
+
 Data dataset_summary(const SiteDataset& entry, const std::string& root)
 {
   const Dataset& data = entry.data;
@@ -499,7 +501,7 @@ Data dataset_summary(const SiteDataset& entry, const std::string& root)
   view.set("label", dataset_label(entry));
   view.set("full_title", dataset_full_title(entry));
   view.set("anchor", entry.slug);
-  view.set("href", root + "datasets.html#" + entry.slug);
+  view.set("href", root + dataset_path(entry));
   view.set("kind", data.kind == dataset::Kind::measured ? "measured by LayerBench" : "published reference (transcribed, not measured by us)");
   view.set("is_reference", Data(data.kind == dataset::Kind::published_reference));
   view.set("device", device_text(data));

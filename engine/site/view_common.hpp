@@ -98,6 +98,8 @@ std::optional<std::string> transform_kernel_name(const dataset::Cell& cell);
 std::string public_command(const std::string& command_line);
 // A commit as a page may show it: "abc-dirty" becomes "abc (plus uncommitted changes)".
 std::string public_commit(const std::string& commit);
+// "datasets/<slug>.html": a dataset's own page, from the site's root. Every link to a dataset goes there.
+std::string dataset_path(const SiteDataset& entry);
 // id, version, title, kind, device, torch, created, counts, sha256, downloads, licence, citation.
 Data dataset_summary(const SiteDataset& entry, const std::string& root);
 

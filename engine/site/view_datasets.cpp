@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The methodology and datasets pages, and the CSV download of a dataset.
+// The methodology page, the datasets index and each dataset's own page.
 
 #include "site/memory_figure.hpp"
 #include "site/setting_words.hpp"
@@ -10,8 +10,15 @@
 #include "util/format.hpp"
 #include "util/text.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <iterator>
+#include <map>
+#include <set>
 #include <string_view>
+#include <tuple>
+#include <vector>
 
 namespace layerbench::site {
 
@@ -273,19 +280,20 @@ Data rows_of(Data rows)
   return holder;
 }
 
-// The address of a dataset's section on the datasets page, or empty without a base address.
+// The address of a dataset's own page, or empty without a base address.
 std::string dataset_url(const SiteDataset& entry, const std::string& base_url)
 {
   if (base_url.empty()) {
     return "";
   }
-  return base_url + (base_url.back() == '/' ? "" : "/") + "datasets.html#" + entry.slug;
+  return base_url + (base_url.back() == '/' ? "" : "/") + dataset_path(entry);
 }
 
-Data dataset_block(const SiteDataset& entry, const std::string& base_url)
+// Everything the site says of one dataset; its links start at `root`, the way up from the page it is on.
+Data dataset_block(const SiteDataset& entry, const std::string& base_url, const std::string& root)
 {
   const std::string url = dataset_url(entry, base_url);
-  Data view = dataset_summary(entry, "");
+  Data view = dataset_summary(entry, root);
   const Dataset& data = entry.data;
   view.set("environment", data.environment ? rows_of(environment_rows(*data.environment)) : Data(false));
   view.set("methodology", data.methodology ? rows_of(methodology_rows(data)) : Data(false));
@@ -402,6 +410,185 @@ std::optional<std::string> rerun_command(const std::string& command_line, const 
   return command;
 }
 
+// The device a dataset ran on, or the one its source page names (the kind column says which). A CPU's
+// name carries its clock in some runs of a machine and not in others ("Intel(R) Xeon(R) Processor @
+// 2.80GHz"): the index groups them under the name without it.
+std::string device_group(const Dataset& data)
+{
+  std::string device = data.environment ? data.environment->device.name : std::string();
+  if (device.empty() && data.provenance.source) {
+    device = data.provenance.source->device;
+  }
+  return device.empty() ? std::string(k_missing) : device.substr(0, device.find(" @ "));
+}
+
+// "device-amd-epyc": a heading's anchor from the device's name.
+std::string device_anchor(const std::string& device)
+{
+  std::string anchor = "device-";
+  for (const char c : device) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      anchor += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else if (anchor.back() != '-') {
+      anchor += '-';
+    }
+  }
+  if (anchor.back() == '-') {
+    anchor.pop_back();
+  }
+  return anchor;
+}
+
+// The torch release a dataset ran, or the one its source page states; "" when neither says.
+std::string release_of(const Dataset& data)
+{
+  if (data.environment && !data.environment->torch_version.empty()) {
+    return data.environment->torch_version;
+  }
+  return data.provenance.source ? data.provenance.source->torch_version : std::string();
+}
+
+// A release as one number for the table's sort (2.11.0 -> 2011000, after 2.9.1's 2009001), since the
+// script compares text or single numbers and "2.11.0" is neither in the right order.
+std::string release_sort_key(const std::string& release)
+{
+  if (release.empty()) {
+    return "";
+  }
+  const auto parts = release_key(release);
+  long long key = 0;
+  for (size_t i = 0; i < 3; ++i) {
+    key = key * 1000 + (i < parts.size() ? parts[i] : 0);
+  }
+  return std::to_string(key);
+}
+
+// What tells a dataset from its neighbours on one device: the settings its cells ran at, else its
+// precision as the methodology records it.
+std::string settings_text(const Dataset& file)
+{
+  const DeviceKind device = on_cuda(file) ? DeviceKind::cuda : DeviceKind::cpu;
+  std::set<dataset::Axes> corners;
+  for (const auto& cell : file.results) {
+    corners.insert(cell.axes);
+  }
+  if (dataset::has_axes(file) && corners.size() == 1) {
+    return corner_words(*corners.begin(), device);
+  }
+  if (corners.size() > 1) {
+    std::vector<std::string> precisions;
+    for (const auto& corner : corners) {
+      const std::string words = value_words("precision", dataset::axis_value(corner, "precision"));
+      if (std::find(precisions.begin(), precisions.end(), words) == precisions.end()) {
+        precisions.push_back(words);
+      }
+    }
+    std::string text;
+    for (size_t i = 0; i < precisions.size(); ++i) {
+      text += (i == 0 ? "" : i + 1 == precisions.size() ? " and " : ", ") + precisions[i];
+    }
+    return util::format_count(static_cast<int64_t>(corners.size()), "setting") + ": " + text;
+  }
+  if (!file.methodology) {
+    return "not stated";
+  }
+  if (device == DeviceKind::cuda && file.environment) {
+    return file.methodology->dtype + (file.environment->matmul_allow_tf32 ? ", TF32 on" : ", TF32 off");
+  }
+  return file.methodology->dtype;
+}
+
+// The newest version of the same dataset on the site, when it is newer than `entry`.
+const SiteDataset* newest_version(const SiteData& site, const SiteDataset& entry)
+{
+  const SiteDataset* newest = nullptr;
+  for (const SiteDataset* other : dataset_files(site)) {
+    if (other->data.id == entry.data.id && other->origin == entry.origin && other->data.version > entry.data.version
+        && (!newest || other->data.version > newest->data.version)) {
+      newest = other;
+    }
+  }
+  return newest;
+}
+
+// The marks of a row: each erratum (with the anchor that the datasets page once gave it, so old links
+// still land on the row), and a newer version that replaces it.
+Data index_notes(const SiteData& site, const SiteDataset& entry)
+{
+  Data notes = list();
+  const Data errata = errata_view(entry); // kept: the loop reads into it
+  for (const auto& erratum : errata.list_value()) {
+    Data note = object();
+    note.set("text", erratum.get("field")->string_value() + " withdrawn");
+    note.set("href", dataset_path(entry) + "#" + erratum.get("anchor")->string_value());
+    note.set("id", erratum.get("anchor")->string_value());
+    notes.push_back(note);
+  }
+  if (const SiteDataset* newer = newest_version(site, entry)) {
+    Data note = object();
+    note.set("text", "replaced by v" + std::to_string(newer->data.version));
+    note.set("href", dataset_path(*newer));
+    note.set("id", Data(false));
+    notes.push_back(note);
+  }
+  return notes;
+}
+
+Data index_row(const SiteData& site, const SiteDataset& entry)
+{
+  const Dataset& file = entry.file ? *entry.file : entry.data;
+  const std::string release = release_of(entry.data);
+  const bool transcribed = entry.data.kind == dataset::Kind::published_reference;
+  Data row = object();
+  row.set("anchor", entry.slug); // the block's anchor on the page before the index, kept for old links
+  row.set("href", dataset_path(entry));
+  row.set("label", dataset_label(entry));
+  row.set("title", dataset_full_title(entry));
+  row.set("version", "v" + std::to_string(entry.data.version));
+  row.set("version_sort", std::to_string(entry.data.version));
+  row.set("kind", transcribed ? "reference" : "measured");
+  row.set("torch", release.empty() ? std::string(k_missing) : transcribed ? release + ", as stated" : release);
+  row.set("torch_sort", release_sort_key(release));
+  row.set("date", entry.data.created.substr(0, entry.data.created.find('T')));
+  // The sorting script reads a key as one number where it can ("2026-11-24T..." as 2026), so the time
+  // goes to it as its digits alone.
+  std::string created_digits;
+  std::copy_if(entry.data.created.begin(), entry.data.created.end(), std::back_inserter(created_digits),
+               [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  row.set("created_sort", created_digits);
+  row.set("cells", util::format_thousands(static_cast<int64_t>(file.results.size())));
+  row.set("settings", settings_text(file));
+  row.set("rounds", transcribed ? std::string(k_missing) : std::to_string(entry.data.rounds ? entry.data.rounds->count : 1));
+  row.set("notes", index_notes(site, entry));
+  return row;
+}
+
+// One group per device, by name; in each, the datasets oldest release first, then oldest first.
+Data index_groups(const SiteData& site)
+{
+  std::map<std::string, std::vector<const SiteDataset*>> by_device;
+  for (const SiteDataset* entry : dataset_files(site)) {
+    by_device[device_group(entry->data)].push_back(entry);
+  }
+  Data groups = list();
+  for (auto& [device, entries] : by_device) {
+    std::sort(entries.begin(), entries.end(), [](const SiteDataset* a, const SiteDataset* b) {
+      return std::make_tuple(release_key(release_of(a->data)), a->data.created, a->data.id, a->data.version)
+             < std::make_tuple(release_key(release_of(b->data)), b->data.created, b->data.id, b->data.version);
+    });
+    Data rows = list();
+    for (const SiteDataset* entry : entries) {
+      rows.push_back(index_row(site, *entry));
+    }
+    Data group = object();
+    group.set("device", device);
+    group.set("anchor", device_anchor(device));
+    group.set("rows", rows);
+    groups.push_back(group);
+  }
+  return groups;
+}
+
 } // namespace
 
 Data reproduce_steps(const SiteDataset& entry)
@@ -451,7 +638,7 @@ PageSpec methodology_page(const SiteData& site, Data base, const std::string& ba
   for (size_t i = 0; !recorded && i < site.datasets.size(); ++i) {
     recorded = site.datasets[i].data.methodology ? &site.datasets[i] : nullptr;
   }
-  base.set("settings", recorded ? dataset_block(*recorded, base_url) : Data(false));
+  base.set("settings", recorded ? dataset_block(*recorded, base_url, "") : Data(false));
   // The prose names the clock of the device the settings below were recorded on, and no other.
   base.set("timed_on_gpu", Data(recorded && (on_cuda(recorded->data) || recorded->data.methodology->timer == "cuda-events")));
   Data validations = list();
@@ -462,14 +649,17 @@ PageSpec methodology_page(const SiteData& site, Data base, const std::string& ba
   return {"methodology", "methodology.html", std::move(base), "methodology"};
 }
 
-PageSpec datasets_page(const SiteData& site, Data base, const std::string& base_url)
+PageSpec datasets_page(const SiteData& site, Data base)
 {
-  Data blocks = list();
-  for (const SiteDataset* entry : dataset_files(site)) {
-    blocks.push_back(dataset_block(*entry, base_url));
-  }
-  base.set("blocks", blocks);
+  base.set("groups", index_groups(site));
   return {"datasets", "datasets.html", std::move(base), ""};
+}
+
+PageSpec dataset_page(const SiteDataset& entry, Data base, const std::string& base_url)
+{
+  const std::string root = base.get("root")->string_value();
+  base.set("dataset", dataset_block(entry, base_url, root));
+  return {"dataset", dataset_path(entry), std::move(base), ""};
 }
 
 } // namespace layerbench::site

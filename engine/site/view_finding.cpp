@@ -120,7 +120,7 @@ Data release_row(const SiteData& site, const Finding& finding, const FindingRele
   row.set("path", release.path);
   row.set("why", release.why);
   row.set("dataset", release.dataset);
-  row.set("href", entry ? Data("../datasets.html#" + entry->slug) : Data(false));
+  row.set("href", entry ? Data("../" + dataset_path(*entry)) : Data(false));
   row.set("times", times);
   row.set("share", percent_text(release.operator_share));
   row.set("alone", alone_text(release));

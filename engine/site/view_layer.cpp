@@ -100,7 +100,7 @@ Data dataset_rows(const SiteData& site, const std::string& name, const std::vect
     Data row = object();
     row.set("dataset", dataset_label(entry));
     row.set("heading", dataset_label(entry));
-    row.set("href", "../datasets.html#" + entry.slug);
+    row.set("href", "../" + dataset_path(entry));
     Data times = list();
     for (int batch : batches) {
       times.push_back(flagged_time_cell(site, entry.data, name, batch, "../"));

@@ -69,7 +69,9 @@ Data page_base_at(const SiteData& site, const std::string& path, const std::stri
     Data entry = object();
     entry.set("href", root + item.path);
     entry.set("label", std::string(item.label));
-    entry.set("current", Data(path == item.path));
+    // A dataset's own page sits under the datasets index, as a model's under the models page.
+    const bool below = std::string(item.path) == "datasets.html" && path.rfind("datasets/", 0) == 0;
+    entry.set("current", Data(path == item.path || below));
     nav.push_back(entry);
   }
   // The models pages exist only where a dataset holds a whole model, so a site of layers is unchanged.
@@ -218,7 +220,7 @@ Data home_results(const SiteData& site)
     section.set("anchor", featured ? std::string("results") : "results-" + entry.slug);
     section.set("table_id", featured ? std::string("benchmark") : "benchmark-" + entry.slug);
     section.set("label", results_label(entry));
-    section.set("href", "datasets.html#" + entry.slug);
+    section.set("href", dataset_path(entry));
     section.set("device", device_text(entry.data));
     section.set("batch_sizes", batch_headers(batches));
     section.set("memory_batch", std::to_string(dataset::reference_batch(entry.data)));
@@ -390,7 +392,11 @@ std::string page_description(const SiteData& site, const PageSpec& page)
     return "How LayerBench times a forward pass (warm-up, samples, noise target), with the settings of " + label + ".";
   }
   if (kind == "datasets") {
-    return "Every published LayerBench dataset and version: downloads, SHA-256, licence, citation and how to reproduce it.";
+    return "Every published LayerBench dataset and version, by device and torch release, each with its own page of downloads "
+           "and citation.";
+  }
+  if (kind == "dataset") {
+    return title + ": its downloads, SHA-256, licence, how it was measured, how to reproduce it and how to cite it.";
   }
   if (kind == "settings") {
     return title + ": the speedup of each performance setting over the baseline, layer by layer.";
@@ -433,7 +439,11 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
   pages.push_back(inconsistencies_page(site, page_base(site, k_inconsistencies_page, "What the references get wrong")));
   pages.push_back(faq_page(site, page_base(site, "faq.html", "Frequently asked questions")));
   pages.push_back(methodology_page(site, page_base(site, "methodology.html", "Methodology"), base_url));
-  pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets"), base_url));
+  pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets")));
+  for (const SiteDataset* entry : dataset_files(site)) {
+    const std::string title = "Dataset " + dataset_label(*entry) + " · v" + std::to_string(entry->data.version);
+    pages.push_back(dataset_page(*entry, page_base(site, dataset_path(*entry), title), base_url));
+  }
   // The menu reaches one settings page; each lists them all, so every one is two taps from anywhere.
   std::vector<const SiteDataset*> with_settings;
   for (const auto& entry : site.datasets) {

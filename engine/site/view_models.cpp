@@ -406,7 +406,7 @@ PageSpec models_page(const SiteData& site, Data base)
                   cells.end());
       Data row = describe(model);
       row.set("dataset", dataset_label(entry));
-      row.set("dataset_href", "datasets.html#" + entry.slug);
+      row.set("dataset_href", dataset_path(entry));
       row.set("device", device_text(entry.data));
       std::string settings;
       for (const auto& axes : settings_of(cells)) {

@@ -215,7 +215,7 @@ Data release_items(const VersionSeries& series, const std::string& root)
     item.set("last", Data(&release == &series.releases.back()));
     item.set("torch", release.torch_version);
     item.set("dataset", dataset_label(*release.entry));
-    item.set("href", root + "datasets.html#" + release.entry->slug);
+    item.set("href", root + dataset_path(*release.entry));
     items.push_back(item);
   }
   return items;
