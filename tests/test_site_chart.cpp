@@ -17,6 +17,17 @@ using layerbench::site::Whisker;
 
 namespace {
 
+// The number in `attribute` of the nth (from 0) element that starts with `opening`.
+double attribute_of(const std::string& svg, const std::string& opening, size_t nth, const std::string& attribute)
+{
+  size_t at = std::string::npos;
+  for (size_t i = 0; i <= nth; ++i) {
+    at = svg.find(opening, at + 1);
+  }
+  const size_t start = svg.find(attribute + "=\"", at) + attribute.size() + 2;
+  return std::stod(svg.substr(start, svg.find('"', start) - start));
+}
+
 } // namespace
 
 TEST_CASE("site::render_svg")
@@ -102,15 +113,7 @@ TEST_CASE("site::render_svg")
     CHECK(layerbench::test::count_of(svg, "<rect class=\"bar\"") == 2);
     CHECK(svg.find(">0.001</text>") != std::string::npos);
     CHECK(svg.find(">100</text>") != std::string::npos);
-    const auto width_of = [&svg](size_t nth) {
-      size_t at = 0;
-      for (size_t i = 0; i <= nth; ++i) {
-        at = svg.find("<rect class=\"bar\"", at + 1);
-      }
-      const size_t start = svg.find("width=\"", at) + 7;
-      return std::stod(svg.substr(start, svg.find('"', start) - start));
-    };
-    CHECK(width_of(0) < width_of(1));
+    CHECK(attribute_of(svg, "<rect class=\"bar\"", 0, "width") < attribute_of(svg, "<rect class=\"bar\"", 1, "width"));
   }
   SUBCASE("a point with a whisker draws it from its low to its high end, with its tooltip and a legend")
   {
@@ -156,6 +159,21 @@ TEST_CASE("site::render_svg")
     const size_t text = svg.find(">1 ms</text>");
     const size_t x = svg.rfind("<text x=\"", text) + 9;
     CHECK(std::stod(svg.substr(x, svg.find('"', x) - x)) > bar_end + 20);
+  }
+  SUBCASE("a small bar chart keeps a slot per category, bars from zero, an empty slot where none was measured")
+  {
+    layerbench::site::SmallBarChart chart{"s", "Linear on each release", "torch 1: 1 ms, torch 2: —, torch 3: 2 ms.",
+                                          {{"torch 1", 1.0, "1 ms", Whisker{0.9, 1.1, "q"}}, {"torch 2", 0, "not measured"},
+                                           {"torch 3", 2.0, "2 ms"}}};
+    const std::string svg = render_svg(chart);
+    CHECK(svg.find("<svg class=\"spark\"") == 0);
+    CHECK(svg.find("<desc id=\"s-desc\">torch 1: 1 ms, torch 2: —, torch 3: 2 ms.</desc>") != std::string::npos);
+    CHECK(layerbench::test::count_of(svg, "<rect") == 2);
+    CHECK(layerbench::test::count_of(svg, "<path class=\"whisker\"") == 1);
+    CHECK(svg.find("<title>torch 1: 1 ms; q</title>") != std::string::npos);
+    // Linear from zero: the bar of 2 ms is twice as tall as the bar of 1 ms.
+    CHECK(attribute_of(svg, "<rect", 1, "height") == doctest::Approx(2 * attribute_of(svg, "<rect", 0, "height")).epsilon(0.02));
+    CHECK(render_svg(layerbench::site::SmallBarChart{"e", "t", "d", {{"torch 1", 0, "not measured"}}}) == "");
   }
   SUBCASE("no data gives no chart")
   {

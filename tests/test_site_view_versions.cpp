@@ -9,6 +9,7 @@
 
 #include "test_site_fixture.hpp"
 #include "test_site_sites.hpp"
+#include "test_text.hpp"
 
 #include <doctest/doctest.h>
 
@@ -138,6 +139,18 @@ TEST_CASE("site::versions_page")
     }
     CHECK(text(&page.view, "oldest") == "2.7.1");
     CHECK(text(&page.view, "newest") == "2.11.0");
+  }
+  SUBCASE("each row has a small chart across the releases, whose description gives every median")
+  {
+    for (const auto& row : page.view.get("rows")->list_value()) {
+      if (text(&row, "layer") == "Linear" && text(&row, "batch") == "1") {
+        const std::string chart = text(&row, "releases_chart");
+        CHECK(chart.find("<title id=\"releases-") != std::string::npos);
+        CHECK(chart.find("torch 2.7.1: 1 ms, torch 2.9.1: 0.5 ms, torch 2.11.0: 0.5 ms.</desc>") != std::string::npos);
+        CHECK(test::count_of(chart, "<rect") == 3);
+        CHECK(test::count_of(chart, "<path class=\"whisker\"") == 3);
+      }
+    }
   }
   SUBCASE("each step lists the cells that became faster or slower, with the operators that changed")
   {

@@ -216,4 +216,41 @@ std::string render_svg(const BarChart& chart)
   return svg + "</svg>";
 }
 
+std::string render_svg(const SmallBarChart& chart)
+{
+  double high = 0;
+  for (const auto& bar : chart.bars) {
+    high = std::max(high, bar.whisker ? std::max(bar.whisker->high, bar.value) : bar.value);
+  }
+  if (!(high > 0)) {
+    return "";
+  }
+  // 14 px a release and 36 px tall: the cell grows no taller than its row of text does by much.
+  const double slot = 14;
+  const double bar_width = 8;
+  const double top = 4;
+  const double plot = 30;
+  const double width = slot * static_cast<double>(chart.bars.size()) + 4;
+  const auto y_of = [&](double value) { return top + plot * (1.0 - value / high); };
+  std::string svg = open_svg(chart.id, width, top + plot + 2, chart.title, chart.description, "spark");
+  // The baseline drawn in place: the stylesheet's axis class belongs to the full-size charts.
+  svg += "<line x1=\"0\" y1=\"" + px(top + plot) + "\" x2=\"" + px(width) + "\" y2=\"" + px(top + plot)
+         + "\" stroke=\"#4d4d4d\" stroke-width=\"1\"/>\n";
+  for (size_t i = 0; i < chart.bars.size(); ++i) {
+    const auto& bar = chart.bars[i];
+    if (!(bar.value > 0)) {
+      continue;
+    }
+    const double x = 2 + slot * static_cast<double>(i) + (slot - bar_width) / 2;
+    const std::string tip = bar.label + ": " + bar.value_text + (bar.whisker ? "; " + bar.whisker->text : "");
+    svg += "<rect x=\"" + px(x) + "\" y=\"" + px(y_of(bar.value)) + "\" width=\"" + px(bar_width) + "\" height=\""
+           + px(top + plot - y_of(bar.value)) + "\" fill=\"" + k_colors[0] + "\"><title>" + escape(tip) + "</title></rect>\n";
+    if (bar.whisker) {
+      const double middle = x + bar_width / 2;
+      svg += whisker_svg(middle, y_of(bar.whisker->low), middle, y_of(bar.whisker->high), "#1a1a1a", tip);
+    }
+  }
+  return svg + "</svg>";
+}
+
 } // namespace layerbench::site

@@ -68,9 +68,21 @@ struct BarChart
   std::string whisker_label; // as LineChart's
 };
 
+// A chart small enough for a table cell: one bar per category (a release) in order, from zero on a
+// linear scale so that a bar twice as tall is twice the time, each with its whisker. A bar of value 0
+// keeps its slot empty (not measured there).
+struct SmallBarChart
+{
+  std::string id;
+  std::string title;
+  std::string description; // gives every bar's figure: the chart has no axis labels
+  std::vector<Bar> bars;   // label: the tooltip's name of the bar ("torch 2.9.1")
+};
+
 // Log-log lines, one per series, with a legend.
 std::string render_svg(const LineChart& chart);
 // Horizontal bars on a log scale, one row per bar.
 std::string render_svg(const BarChart& chart);
+std::string render_svg(const SmallBarChart& chart);
 
 } // namespace layerbench::site

@@ -50,11 +50,12 @@ std::string tick_label(int decade)
   return std::to_string(static_cast<int>(std::pow(10.0, decade % 3))) + k_prefixes[decade / 3 - 1];
 }
 
-std::string open_svg(const std::string& id, double width, double height, const std::string& title, const std::string& description)
+std::string open_svg(const std::string& id, double width, double height, const std::string& title, const std::string& description,
+                     const std::string& css_class)
 {
   // Drawn at its own size (one unit a CSS pixel), so its text is as large on a desktop as on a phone;
   // the stylesheet lets it shrink only in a window narrower than the chart.
-  return "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + px(width) + "\" height=\"" + px(height)
+  return "<svg class=\"" + css_class + "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" + px(width) + "\" height=\"" + px(height)
          + "\" viewBox=\"0 0 " + px(width) + " " + px(height) + "\" role=\"img\" aria-labelledby=\"" + id + "-title " + id + "-desc\">\n<title id=\"" + id + "-title\">"
          + escape(title) + "</title>\n<desc id=\"" + id + "-desc\">" + escape(description) + "</desc>\n";
 }

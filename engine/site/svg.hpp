@@ -24,7 +24,8 @@ LogRange decades(double low, double high);
 std::string tick_label(int decade);
 
 // role="img" labelled by a <title> and a <desc>, so a screen reader names and describes the chart.
-std::string open_svg(const std::string& id, double width, double height, const std::string& title, const std::string& description);
+std::string open_svg(const std::string& id, double width, double height, const std::string& title, const std::string& description,
+                     const std::string& css_class = "chart");
 std::string text_at(double x, double y, const std::string& anchor, const std::string& text, const std::string& extra = "");
 std::string line(double x1, double y1, double x2, double y2, const std::string& css_class);
 

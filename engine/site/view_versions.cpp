@@ -4,6 +4,8 @@
 // did. A page exists per device only where two releases or more were measured there.
 
 #include "dataset/diff.hpp"
+#include "site/cell_whisker.hpp"
+#include "site/chart.hpp"
 #include "site/setting_words.hpp"
 #include "site/view_common.hpp"
 #include "site/view_finding.hpp"
@@ -207,6 +209,28 @@ std::vector<Row> rows_of(const SiteData& site, const VersionSeries& series)
   return rows;
 }
 
+// A row's medians across the releases as a small bar chart; its description names every figure, so a
+// screen reader hears what the bars show.
+std::string release_chart(const VersionSeries& series, const Row& row, size_t index)
+{
+  SmallBarChart chart;
+  chart.id = "releases-" + std::to_string(index + 1);
+  chart.title = row.layer + " at batch size " + std::to_string(row.batch) + " on each release";
+  std::string figures;
+  for (const auto& release : series.releases) {
+    const Dataset& data = release.entry->data;
+    const auto* cell = dataset::find_cell(data, row.layer, row.batch);
+    const auto ms = median_ms(data, row.layer, row.batch);
+    const std::string text = ms ? cell_median_text(data, cell) + " ms" : std::string("not measured");
+    chart.bars.push_back({"torch " + release.torch_version, ms.value_or(0), text, time_whisker(cell)});
+    figures += (figures.empty() ? "torch " : ", torch ") + release.torch_version + ": " + text;
+  }
+  chart.description = "Median milliseconds per batch on each release, oldest first, as bars from zero, with whiskers "
+                      "from the 25th to the 75th percentile where the dataset has them. "
+                      + figures + ".";
+  return render_svg(chart);
+}
+
 Data release_items(const VersionSeries& series, const std::string& root)
 {
   Data items = list();
@@ -272,6 +296,7 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
   std::vector<StepCounts> counts(steps.size());
   std::vector<Data> moved(steps.size(), list());
   Data rows = list();
+  size_t row_index = 0;
   for (const auto& row : rows_of(site, series)) {
     Data cells = list();
     for (size_t i = 0; i < releases.size(); ++i) {
@@ -315,6 +340,7 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
     line.set("href", "../" + layer_path(row.layer));
     line.set("batch", std::to_string(row.batch));
     line.set("cells", cells);
+    line.set("releases_chart", release_chart(series, row, row_index++));
     const auto* finding = finding_for(site, series, row.layer);
     // false, not "": the template opens its section for any string, an empty one too.
     line.set("finding_href", finding ? Data("#" + finding_anchor(*finding)) : Data(false));
