@@ -9,6 +9,8 @@
 #include "util/error.hpp"
 #include "util/file.hpp"
 
+#include "test_text.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -252,6 +254,15 @@ TEST_CASE("site::model_page")
     CHECK(text_of(first, "median") == "4 ms per forward");
     const Data& train = list_of(rows[0], "cells").list_value()[2];
     CHECK(text_of(train, "median") == "12 ms per step");
+  }
+  SUBCASE("a chart of each setting's throughput at the largest batch size, with quartile whiskers")
+  {
+    const std::string chart = text_of(block, "chart");
+    CHECK(chart.find("throughput of each setting at batch size 8</title>") != std::string::npos);
+    CHECK(layerbench::test::count_of(chart, "<rect class=\"bar\"") == 4);
+    CHECK(layerbench::test::count_of(chart, "<path class=\"whisker\"") == 4);
+    CHECK(chart.find(">training, bf16</text>") != std::string::npos);
+    CHECK(chart.find(">Whiskers: 25th to 75th percentile</text>") != std::string::npos);
   }
   SUBCASE("each cell's spread over its rounds and its peak memory")
   {

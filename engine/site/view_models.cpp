@@ -4,6 +4,8 @@
 // cells with their reasons, the operators that dominate its profiled cells, its inventory of layers and
 // its train step, with published figures beside them as labelled references, never mixed in.
 
+#include "site/cell_whisker.hpp"
+#include "site/chart.hpp"
 #include "site/memory_figure.hpp"
 #include "site/setting_words.hpp"
 #include "site/view_common.hpp"
@@ -212,6 +214,31 @@ Data profile_items(const std::vector<const Cell*>& cells)
   return items;
 }
 
+// Each setting's throughput at the largest batch size measured, as bars with their quartile whiskers:
+// the table's answer at a glance. A setting without a time there has no bar, and the description says
+// the table holds the rest.
+std::string throughput_chart(const SiteDataset& entry, const dataset::Layer& model, const std::vector<Axes>& settings,
+                             int batch)
+{
+  const Dataset& data = entry.data;
+  BarChart chart;
+  chart.id = "chart-" + entry.slug;
+  chart.title = model.name + ": throughput of each setting at batch size " + std::to_string(batch);
+  chart.description = "Throughput in " + sample_unit(model) + " of each setting at batch size " + std::to_string(batch) + " in "
+                      + dataset_title(entry) + ", on a logarithmic scale; the table gives every batch size.";
+  chart.value_label = sample_unit(model) + " (log scale)";
+  chart.whisker_label = k_quartile_whisker_label;
+  for (const auto& axes : settings) {
+    const Cell* cell = dataset::find_cell(data, model.name, batch, axes);
+    if (!cell || cell->status != dataset::CellStatus::ok || !cell->stats || !(cell->stats->median_ms > 0)) {
+      continue;
+    }
+    const double per_second = cell->throughput_samples_per_s.value_or(batch * 1000.0 / cell->stats->median_ms);
+    chart.bars.push_back({setting_label(axes), per_second, cell_throughput_text(data, cell), throughput_whisker(cell)});
+  }
+  return render_svg(chart);
+}
+
 Data measured_block(const SiteDataset& entry, const dataset::Layer& model)
 {
   const Dataset& data = entry.data;
@@ -222,6 +249,7 @@ Data measured_block(const SiteDataset& entry, const dataset::Layer& model)
   block.set("unit", sample_unit(model));
   block.set("headers", setting_headers(settings));
   block.set("rows", throughput_rows(data, model.name, settings, batches));
+  block.set("chart", batches.empty() ? std::string("") : throughput_chart(entry, model, settings, batches.back()));
   block.set("details", cell_details(entry, cells));
   Data skipped = skipped_items(cells);
   block.set("has_skipped", Data(!skipped.is_empty_list()));
