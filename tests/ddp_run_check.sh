@@ -31,7 +31,7 @@ if [[ $check == world-size-2 ]]; then
   "$python" - "$out" <<'PY'
 import json, sys
 dataset = json.load(open(sys.argv[1]))
-assert dataset["schema_version"] == "1.8.0", dataset["schema_version"]
+assert dataset["schema_version"] == "1.9.0", dataset["schema_version"]
 params = {layer["name"]: layer["params_counted"] for layer in dataset["layers"]}
 cells = dataset["results"]
 assert sorted(c["batch_size"] for c in cells) == [1, 2], cells

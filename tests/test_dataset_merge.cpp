@@ -264,3 +264,102 @@ TEST_CASE("dataset::merge")
     CHECK(merge_error({reference}) == "shard1.json: not a measured run");
   }
 }
+
+namespace {
+
+// A run of the models preset as a lease takes it: one mode, each run at its own batch size.
+dataset::ShardFile run_of(const std::string& origin, std::vector<std::string> layers, int batch_size, dataset::GradMode mode)
+{
+  auto d = test::measured(std::move(layers), {batch_size});
+  d.methodology->axes.set(dataset::k_mode, {mode});
+  d.methodology->inference_mode = mode == dataset::GradMode::inference_mode;
+  for (auto& cell : d.results) {
+    cell.axes.set(dataset::k_mode, mode);
+  }
+  d.provenance.command_line = "layerbench run --batch-sizes " + std::to_string(batch_size);
+  return {origin, d};
+}
+
+std::string union_error(const std::vector<dataset::ShardFile>& runs)
+{
+  try {
+    dataset::union_runs(runs, "layerbench merge --union");
+  } catch (const Error& error) {
+    return error.what();
+  }
+  FAIL("joined");
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("dataset::union_runs")
+{
+  // Runs written before 1.9.0 (one build writes one version) join into a 1.9.0 file.
+  auto big = run_of("big.json", {"Linear", "Dropout"}, 256, dataset::GradMode::train);
+  big.dataset.schema_version = {1, 8, 0};
+  auto small = run_of("small.json", {"Dropout", "LayerNorm"}, 64, dataset::GradMode::inference_mode);
+  small.dataset.schema_version = {1, 8, 0};
+  SUBCASE("runs at their own batch sizes: the matrix is listed, and it validates through the file")
+  {
+    const auto joined = dataset::union_runs({big, small}, "layerbench merge --union big.json small.json --out u.json");
+    const auto& m = *joined.methodology;
+    CHECK(m.layers == std::vector<std::string>{"Linear", "Dropout", "LayerNorm"});
+    CHECK(m.batch_sizes == std::vector<int>{64, 256});
+    CHECK(m.axes[dataset::k_mode] == std::vector<dataset::GradMode>{dataset::GradMode::inference_mode, dataset::GradMode::train});
+    CHECK_FALSE(m.inference_mode);
+    // 4 cells measured of the product's 12, listed in matrix order (layer, batch size, corner).
+    REQUIRE(m.cells.size() == 4);
+    CHECK(m.cells[0].layer == "Linear");
+    CHECK(m.cells[1].layer == "Dropout");
+    CHECK(m.cells[1].batch_size == 64);
+    CHECK(m.cells[2].batch_size == 256);
+    CHECK(m.cells[3].layer == "LayerNorm");
+    REQUIRE(joined.results.size() == 4);
+    for (size_t i = 0; i < 4; ++i) {
+      CHECK(joined.results[i].layer == m.cells[i].layer);
+      CHECK(joined.results[i].batch_size == m.cells[i].batch_size);
+    }
+    CHECK(joined.provenance.parts
+          == std::vector<std::string>{"layerbench run --batch-sizes 256", "layerbench run --batch-sizes 64"});
+    CHECK(joined.provenance.command_line == "layerbench merge --union big.json small.json --out u.json");
+    CHECK(dataset::to_string(joined.schema_version) == "1.9.0");
+    CHECK(dataset::check(joined).empty());
+    const auto read = dataset::parse(dataset::serialize(joined), "u.json");
+    CHECK(dataset::serialize(read) == dataset::serialize(joined));
+    CHECK(read.methodology->cells.size() == 4);
+    CHECK(read.provenance.parts.size() == 2);
+  }
+  SUBCASE("a listed cell outside the product, or listed twice, is a validation problem")
+  {
+    auto joined = dataset::union_runs({big, small}, "layerbench merge --union");
+    joined.methodology->cells.push_back(joined.methodology->cells.front());
+    joined.methodology->cells.push_back({"Linear", 2, {}});
+    const auto problems = dataset::check(joined);
+    const auto has = [&](const std::string& pointer, const std::string& part) {
+      return std::any_of(problems.begin(), problems.end(), [&](const auto& problem) {
+        return problem.pointer == pointer && problem.message.find(part) != std::string::npos;
+      });
+    };
+    CHECK(has("/methodology/cells/4", "is listed twice"));
+    CHECK(has("/methodology/cells/5", "is not in methodology.layers x methodology.batch_sizes x methodology.axes"));
+  }
+  SUBCASE("refused: another build, a layer described otherwise, a cell twice, a shard, a union, one run")
+  {
+    auto build = small;
+    build.dataset.provenance.git_commit = "abc";
+    CHECK(union_error({big, build})
+          == "small.json: /provenance/git_commit differs from big.json (\"abc\" here, \"unknown\" there); only runs of one "
+             "device, build and method can be joined");
+    auto layer = small;
+    layer.dataset.layers[0].params = 11;
+    CHECK(union_error({big, layer}) == "small.json: layer Dropout is described otherwise than in big.json (at /params)");
+    CHECK(union_error({big, big}) == "cell Linear at batch size 256 (train) is in both big.json and big.json");
+    auto part = shard(1, 2);
+    CHECK(union_error({big, part}) == "shard1.json: is one shard (1/2); merge the shards first");
+    auto joined = big;
+    joined.dataset = dataset::union_runs({big, small}, "layerbench merge --union");
+    CHECK(union_error({joined, small}) == "big.json: is already a union of 2 runs; join the runs themselves");
+    CHECK(union_error({big}) == "--union: give 2 or more runs, not 1");
+  }
+}

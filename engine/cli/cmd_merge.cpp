@@ -51,19 +51,25 @@ int cmd_merge(const Arguments& arguments)
   options.add_options()("out", po::value<std::string>()->required(), "the merged dataset (must not exist)")(
     "rounds", "join whole runs of one matrix as the rounds of one dataset (median of round medians, bootstrap interval) "
               "instead of shards")(
+    "union", "join whole runs of one device, build and method that measured different cells (each model at its own "
+             "batch size, say) into one dataset, its matrix listed cell by cell")(
     "seed", po::value<unsigned long>(), "with --rounds: the bootstrap's seed (default: a random one, recorded)");
   po::options_description hidden;
   hidden.add_options()("shard", po::value<std::vector<std::string>>()->required(), "at least one SHARD");
   po::positional_options_description positional;
   positional.add("shard", -1);
-  const auto values = parse("merge", "SHARD... --out FILE\n       RUN... --rounds --out FILE\n\nCombines the shards of one run "
-                                     "(layerbench run --shard I/N) into one dataset; with --rounds,\nwhole runs of one matrix on "
-                                     "one device, as the rounds of one dataset (as run --rounds would).",
+  const auto values = parse("merge", "SHARD... --out FILE\n       RUN... --rounds --out FILE\n       RUN... --union --out FILE\n\n"
+                                     "Combines the shards of one run (layerbench run --shard I/N) into one dataset; with --rounds,\n"
+                                     "whole runs of one matrix on one device, as the rounds of one dataset (as run --rounds would);\n"
+                                     "with --union, whole runs of one device and build that measured different cells.",
                             options, arguments, positional, hidden);
   if (!values) {
     return 0;
   }
   const auto files = (*values)["shard"].as<std::vector<std::string>>();
+  if (values->count("rounds") && values->count("union")) {
+    throw UsageError("--rounds and --union: give one; rounds repeat one matrix, a union joins different cells");
+  }
   if (values->count("rounds")) {
     const auto joined = join_rounds(files, *values);
     const auto out = (*values)["out"].as<std::string>();
@@ -71,14 +77,17 @@ int cmd_merge(const Arguments& arguments)
     std::cout << "joined " << files.size() << " runs as rounds, " << joined.results.size() << " cells, into " << out << "\n";
     return 0;
   }
-  std::vector<dataset::ShardFile> shards;
+  std::vector<dataset::ShardFile> parts;
   for (const auto& file : files) {
-    shards.push_back({file, dataset::load(file)});
+    parts.push_back({file, dataset::load(file)});
   }
-  auto merged = dataset::merge(shards, recorded_invocation());
+  const bool union_of_runs = values->count("union") > 0;
+  const auto merged = union_of_runs ? dataset::union_runs(parts, recorded_invocation()) : dataset::merge(parts, recorded_invocation());
   const auto out = (*values)["out"].as<std::string>();
   dataset::save(out, merged, util::Overwrite::no);
-  std::cout << "merged " << shards.size() << " shard(s), " << merged.results.size() << " cells, into " << out << "\n";
+  std::cout << (union_of_runs ? "joined " + std::to_string(parts.size()) + " runs as one union, "
+                              : "merged " + std::to_string(parts.size()) + " shard(s), ")
+            << merged.results.size() << " cells, into " << out << "\n";
   return 0;
 }
 

@@ -46,7 +46,10 @@ struct SchemaVersion
 // of a cell whose working set fits there (issue 35 item 2, docs/roofline.md).
 // 1.8.0 added best_ms to every peak, its fastest sample, and its rate became work / best_ms (work / median
 // before): a median peak measured while other work ran sat below cells measured at a quieter moment.
-inline constexpr SchemaVersion k_schema_version{1, 8, 0};
+// 1.9.0 added methodology.cells, a declared matrix listed cell by cell where it is not the product of
+// layers, batch sizes and axes, and provenance.parts: the runs of one device and build that
+// `merge --union` joined, each at the batch sizes its own run chose (issue 34: the H200's models).
+inline constexpr SchemaVersion k_schema_version{1, 9, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -99,6 +102,8 @@ struct Provenance
   // Why `publish --force` took a run that publish refuses (a dirty tree, a busy machine), in the
   // publisher's words, with what it overrode (1.4.0); empty when nothing was forced.
   std::string forced;
+  // The command lines of the runs that `merge --union` joined, in the order given (1.9.0); empty otherwise.
+  std::vector<std::string> parts;
 };
 
 struct DeviceInfo
@@ -219,6 +224,9 @@ struct Methodology
   std::string shard_plan;
   // The cells of this shard, in matrix order (1.3.0); empty for a whole matrix and before 1.3.0.
   std::vector<CellKey> shard_cells;
+  // The declared matrix listed cell by cell (1.9.0), where it is not layers x batch_sizes x axes: a
+  // union of runs that each chose their own batch sizes (`merge --union`). Empty for a product matrix.
+  std::vector<CellKey> cells;
   // How freed host memory is handled during the timed loop: "steady-state", "fresh-pages" or "system"
   // (bench/cpu_memory.hpp). Empty in files older than 1.2.0, which measured under "system".
   std::string cpu_memory_policy;

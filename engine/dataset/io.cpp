@@ -128,6 +128,20 @@ void put_axes(OrderedJson& json, const Axes& axes)
   }
 }
 
+// A list of cells by key (a shard's cells, a listed matrix), each with its corner where it is not the reference.
+void put_cell_keys(OrderedJson& json, const char* name, const std::vector<CellKey>& keys)
+{
+  if (keys.empty()) {
+    return;
+  }
+  auto& list = json[name] = OrderedJson::array();
+  for (const auto& key : keys) {
+    OrderedJson cell{{"layer", key.layer}, {"batch_size", key.batch_size}};
+    put_axes(cell, key.axes);
+    list.push_back(std::move(cell));
+  }
+}
+
 OrderedJson to_json(const Methodology& m)
 {
   OrderedJson json{{"timer", m.timer},
@@ -148,14 +162,8 @@ OrderedJson to_json(const Methodology& m)
           {"speed_class_rule", m.speed_class_rule}};
   put_text(json, "shard", m.shard);
   put_text(json, "shard_plan", m.shard_plan);
-  if (!m.shard_cells.empty()) {
-    auto& cells = json["shard_cells"] = OrderedJson::array();
-    for (const auto& key : m.shard_cells) {
-      OrderedJson cell{{"layer", key.layer}, {"batch_size", key.batch_size}};
-      put_axes(cell, key.axes);
-      cells.push_back(std::move(cell));
-    }
-  }
+  put_cell_keys(json, "shard_cells", m.shard_cells);
+  put_cell_keys(json, "cells", m.cells);
   put_text(json, "cpu_memory_policy", m.cpu_memory_policy);
   put_text(json, "cpu_memory_policy_text", m.cpu_memory_policy_text);
   put_text(json, "precision", m.precision);
@@ -396,6 +404,9 @@ OrderedJson to_json(const Provenance& provenance)
                    {"git_commit", provenance.git_commit},
                    {"command_line", provenance.command_line}};
   put_text(json, "forced", provenance.forced);
+  if (!provenance.parts.empty()) {
+    json["parts"] = provenance.parts;
+  }
   if (provenance.source) {
     const auto& s = *provenance.source;
     OrderedJson source{{"title", s.title}};
@@ -415,6 +426,8 @@ OrderedJson to_json(const Provenance& provenance)
 }
 
 } // namespace
+
+nlohmann::ordered_json layer_to_json(const Layer& layer) { return to_json(layer); }
 
 OrderedJson to_json(const Dataset& dataset)
 {
@@ -609,6 +622,15 @@ Axes parse_axes(Reader& reader)
   return result;
 }
 
+std::vector<CellKey> parse_cell_keys(Reader& reader, const char* name)
+{
+  return parse_list<CellKey>(reader, name, [](Reader& item) {
+    CellKey key{item.text("layer"), item.small_integer("batch_size"), {}};
+    key.axes = parse_axes(item);
+    return key;
+  });
+}
+
 Methodology parse_methodology(Reader reader)
 {
   Methodology m;
@@ -630,11 +652,8 @@ Methodology parse_methodology(Reader reader)
   m.speed_class_rule = reader.text("speed_class_rule");
   m.shard = reader.optional_text("shard");
   m.shard_plan = reader.optional_text("shard_plan");
-  m.shard_cells = parse_list<CellKey>(reader, "shard_cells", [](Reader& item) {
-    CellKey key{item.text("layer"), item.small_integer("batch_size"), {}};
-    key.axes = parse_axes(item);
-    return key;
-  });
+  m.shard_cells = parse_cell_keys(reader, "shard_cells");
+  m.cells = parse_cell_keys(reader, "cells");
   m.cpu_memory_policy = reader.optional_text("cpu_memory_policy");
   m.cpu_memory_policy_text = reader.optional_text("cpu_memory_policy_text");
   m.precision = reader.optional_text("precision");
@@ -965,6 +984,11 @@ Provenance parse_provenance(Reader reader)
   provenance.git_commit = reader.text("git_commit");
   provenance.command_line = reader.text("command_line");
   provenance.forced = reader.optional_text("forced");
+  if (reader.has("parts")) {
+    provenance.parts = text_list(reader, "parts");
+  } else {
+    reader.allow_null("parts");
+  }
   if (reader.has("source")) {
     auto source = reader.object("source");
     Source s;

@@ -15,6 +15,8 @@ namespace layerbench::dataset {
 nlohmann::ordered_json units_json();
 
 nlohmann::ordered_json to_json(const Dataset& dataset);
+// One layers[] entry as the file writes it (merge --union compares the runs' descriptions of a layer).
+nlohmann::ordered_json layer_to_json(const Layer& layer);
 
 // Strict: a missing or mistyped field, an unknown field, a non-finite number or an unsupported schema
 // version throws Error naming `origin` (usually the file) and the JSON pointer of the problem.

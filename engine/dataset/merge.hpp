@@ -27,4 +27,14 @@ struct ShardFile
 // fastest one, so only the whole matrix can give them (cmd_merge does, in the torch build).
 Dataset merge(const std::vector<ShardFile>& shards, const std::string& command_line);
 
+// Whole runs of one device and build that measured different cells (`merge --union`): each chose
+// its own layers, batch sizes and corners, as a lease measures each model at the largest batch that
+// fits it. They must be measured, whole (no shard), single-process (no rounds) runs, equal in all that
+// `merge` compares but the matrix; a layer that two runs describe must be described alike, and no cell
+// may be in two runs. The result lists its matrix in methodology.cells (the cells measured, layer by
+// layer in first-seen order, then by batch size and corner), declares the union of the layers, batch
+// sizes and axis values, keeps each run's command line in provenance.parts and joins the environments
+// as `merge` does (highest load, fastest peaks). Anything else throws Error naming the file and field.
+Dataset union_runs(const std::vector<ShardFile>& runs, const std::string& command_line);
+
 } // namespace layerbench::dataset

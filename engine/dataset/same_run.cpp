@@ -13,12 +13,19 @@ using OrderedJson = nlohmann::ordered_json;
 
 // The parts of a dataset that must be equal in every part of one run, as JSON so that a new field is
 // compared without touching this file.
-OrderedJson common_part(const Dataset& dataset, const char* part, ShardFields shard_fields)
+OrderedJson common_part(const Dataset& dataset, const char* part, ShardFields shard_fields, MatrixFields matrix_fields)
 {
   auto json = to_json(dataset);
   if (json.contains("methodology") && shard_fields == ShardFields::ignored) {
     json["methodology"].erase("shard");
     json["methodology"].erase("shard_cells");
+  }
+  if (json.contains("methodology") && matrix_fields == MatrixFields::ignored) {
+    // inference_mode follows from the mode axis; the layers' descriptions are compared by name by the caller.
+    for (const char* field : {"layers", "batch_sizes", "axes", "cells", "inference_mode"}) {
+      json["methodology"].erase(field);
+    }
+    json["layers"] = OrderedJson::array();
   }
   json["provenance"].erase("command_line");
   if (json.contains("environment")) {
@@ -51,11 +58,12 @@ std::string quoted_value(const OrderedJson& json, const std::string& pointer)
 
 } // namespace
 
-std::optional<RunDifference> run_difference(const Dataset& first, const Dataset& other, ShardFields shard_fields)
+std::optional<RunDifference> run_difference(const Dataset& first, const Dataset& other, ShardFields shard_fields,
+                                            MatrixFields matrix_fields)
 {
   for (const char* part : {"schema_version", "kind", "environment", "methodology", "layers", "provenance", "units"}) {
-    const auto mine = common_part(first, part, shard_fields);
-    const auto theirs = common_part(other, part, shard_fields);
+    const auto mine = common_part(first, part, shard_fields, matrix_fields);
+    const auto theirs = common_part(other, part, shard_fields, matrix_fields);
     if (mine == theirs) {
       continue;
     }

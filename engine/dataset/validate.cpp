@@ -475,6 +475,28 @@ bool has_key(const std::vector<CellKey>& keys, const std::string& layer, int bat
   });
 }
 
+// A listed set of cells (a shard's, or a matrix given cell by cell): each inside the product of the
+// methodology's layers, batch sizes and axes, and each once.
+void check_listed_cells(const Methodology& m, const std::vector<CellKey>& keys, const std::string& pointer, Checker& checker)
+{
+  const auto axes = corners(m.axes);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const auto& key = keys[i];
+    const auto where = pointer + "/" + std::to_string(i);
+    const bool in_matrix = std::find(m.layers.begin(), m.layers.end(), key.layer) != m.layers.end()
+                           && std::find(m.batch_sizes.begin(), m.batch_sizes.end(), key.batch_size) != m.batch_sizes.end()
+                           && std::find(axes.begin(), axes.end(), key.axes) != axes.end();
+    if (!in_matrix) {
+      checker.add(where, "cell " + describe_cell(key)
+                           + " is not in methodology.layers x methodology.batch_sizes x methodology.axes");
+    }
+    const std::vector<CellKey> before(keys.begin(), keys.begin() + static_cast<long>(i));
+    if (has_key(before, key.layer, key.batch_size, key.axes)) {
+      checker.add(where, "cell " + describe_cell(key) + " is listed twice");
+    }
+  }
+}
+
 void check_shard_cells(const Methodology& m, Checker& checker)
 {
   if (m.shard.empty() && !m.shard_cells.empty()) {
@@ -483,22 +505,12 @@ void check_shard_cells(const Methodology& m, Checker& checker)
   if (!m.shard.empty() && !m.shard_cells.empty() && m.shard_plan.empty()) {
     checker.add("/methodology/shard_plan", "is missing: /methodology/shard_cells needs the plan that chose them");
   }
-  const auto axes = corners(m.axes);
-  for (size_t i = 0; i < m.shard_cells.size(); ++i) {
-    const auto& key = m.shard_cells[i];
-    const auto where = "/methodology/shard_cells/" + std::to_string(i);
-    const bool in_matrix = std::find(m.layers.begin(), m.layers.end(), key.layer) != m.layers.end()
-                           && std::find(m.batch_sizes.begin(), m.batch_sizes.end(), key.batch_size) != m.batch_sizes.end()
-                           && std::find(axes.begin(), axes.end(), key.axes) != axes.end();
-    if (!in_matrix) {
-      checker.add(where, "cell " + describe_cell(key)
-                           + " is not in methodology.layers x methodology.batch_sizes x methodology.axes");
-    }
-    const std::vector<CellKey> before(m.shard_cells.begin(), m.shard_cells.begin() + static_cast<long>(i));
-    if (has_key(before, key.layer, key.batch_size, key.axes)) {
-      checker.add(where, "cell " + describe_cell(key) + " is listed twice");
-    }
+  check_listed_cells(m, m.shard_cells, "/methodology/shard_cells", checker);
+  // A listed matrix is what `merge --union` writes from whole runs; a shard is cut from a product matrix.
+  if (!m.cells.empty() && !m.shard.empty()) {
+    checker.add("/methodology/cells", "lists a whole matrix, but /methodology/shard says this is one shard of one");
   }
+  check_listed_cells(m, m.cells, "/methodology/cells", checker);
 }
 
 void check_methodology(const Dataset& dataset, Checker& checker)
@@ -637,6 +649,9 @@ std::vector<CellKey> declared_matrix(const Dataset& dataset)
     return matrix;
   }
   const auto& m = *dataset.methodology;
+  if (!m.cells.empty()) {
+    return m.cells; // listed (1.9.0); check_listed_cells reports a cell outside the product
+  }
   // A planned shard (1.3.0) lists its cells, a shard before 1.3.0 follows from I/N; either way the
   // matrix keeps matrix order, and check_methodology reports listed cells outside it.
   const bool planned = !m.shard.empty() && !m.shard_plan.empty();

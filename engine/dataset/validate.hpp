@@ -33,7 +33,8 @@ std::vector<Problem> check(const Dataset& dataset, Completeness completeness = C
 
 // The matrix a dataset declares: methodology.layers x methodology.batch_sizes x the corners of
 // methodology.axes, restricted to its shard, in layer-major order (the corners vary fastest). For a
-// published reference: its layers x the batch sizes it gives, at the reference corner.
+// published reference: its layers x the batch sizes it gives, at the reference corner. A matrix listed
+// in methodology.cells (1.9.0, a union of runs) is that list, in its order.
 std::vector<CellKey> declared_matrix(const Dataset& dataset);
 
 // Everything `layerbench validate` says of one file, each line "FILE: /pointer: message". A
