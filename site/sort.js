@@ -1,8 +1,11 @@
 // Progressive enhancement: column headers of tables marked "sortable" become buttons that sort the
-// rows. Without this script every table reads fully, in the dataset's own order.
+// rows, and tables marked "filterable" get a text box that shows only the rows containing its text.
+// Without this script every table reads fully, in the dataset's own order.
 (function () {
   "use strict";
   function key(cell) {
+    // A row whose cell spans several columns has no cell of its own under the last ones.
+    if (!cell) { return ""; }
     var raw = cell.getAttribute("data-sort");
     var text = raw !== null && raw !== "" ? raw : cell.textContent.trim();
     var number = parseFloat(text.replace(/,/g, ""));
@@ -54,7 +57,44 @@
       });
     });
   }
+  function rowText(row) { return row.textContent.replace(/\s+/g, " ").toLowerCase(); }
+  function makeFilterable(table, index) {
+    var rows = [];
+    Array.prototype.forEach.call(table.tBodies, function (body) {
+      Array.prototype.forEach.call(body.rows, function (row) { rows.push(row); });
+    });
+    if (!table.id) { table.id = "filtered-table-" + (index + 1); }
+    var box = document.createElement("p");
+    box.className = "table-filter";
+    var label = document.createElement("label");
+    label.appendChild(document.createTextNode("Show rows containing "));
+    var input = document.createElement("input");
+    input.type = "search";
+    input.setAttribute("aria-controls", table.id);
+    label.appendChild(input);
+    var count = document.createElement("span");
+    count.setAttribute("role", "status");
+    count.setAttribute("aria-live", "polite");
+    box.appendChild(label);
+    box.appendChild(document.createTextNode(" "));
+    box.appendChild(count);
+    // Above the scrolling wrapper, where there is one, so the box stays in view on a phone.
+    var anchor = table.parentNode.classList.contains("table-wrap") ? table.parentNode : table;
+    anchor.parentNode.insertBefore(box, anchor);
+    input.addEventListener("input", function () {
+      var words = input.value.trim().toLowerCase();
+      var shown = 0;
+      rows.forEach(function (row) {
+        row.hidden = words !== "" && rowText(row).indexOf(words) === -1;
+        if (!row.hidden) { shown += 1; }
+      });
+      count.textContent = words === "" ? "" : shown + " of " + rows.length + " rows";
+    });
+  }
   document.querySelectorAll("table.sortable").forEach(function (table) {
     makeSortable(table);
+  });
+  document.querySelectorAll("table.filterable").forEach(function (table, index) {
+    makeFilterable(table, index);
   });
 })();

@@ -81,7 +81,7 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string home = read(work / "site/index.html");
-    CHECK(home.find("<table class=\"sortable results-table\" id=\"benchmark\">") != std::string::npos);
+    CHECK(home.find("<table class=\"sortable filterable results-table\" id=\"benchmark\">") != std::string::npos);
     CHECK(home.find(">73,856<") != std::string::npos); // Conv2d params of the fixture
     CHECK(home.find("title=\"p25 ") != std::string::npos);
     CHECK(home.find(">skipped<") != std::string::npos);
@@ -133,7 +133,7 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string home = read(work / "site/index.html");
-    CHECK(layerbench::test::count_of(home, "<table class=\"sortable results-table\"") == 2); // the fixture's two devices
+    CHECK(layerbench::test::count_of(home, "<table class=\"sortable filterable results-table\"") == 2); // the fixture's two devices
     const size_t other = home.find("<section id=\"results-fixture-reference-v1\" class=\"results\">");
     const size_t featured = home.find("<section id=\"results\" class=\"results featured\">");
     CHECK(other != std::string::npos);
@@ -215,14 +215,17 @@ TEST_CASE("site::render")
     CHECK(faq.find("<strong>Dropout</strong> is the fastest layer at 0.036 ms") != std::string::npos);
     CHECK(faq.find("<strong>Conv2d</strong> is the fastest at 4.5 ms") != std::string::npos);
   }
-  SUBCASE("the compare page lists the reference's inconsistencies")
+  SUBCASE("the compare page links to the reference's inconsistencies, listed once on their own page")
   {
     layerbench::site::render(fixture_options(work / "site"));
     const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
-    CHECK(compare.find("<dt>PyTorch&apos;s count</dt><dd>0</dd>") != std::string::npos);
-    CHECK(compare.find("<strong>Parameter count differs from PyTorch&apos;s</strong>: <a href=\"../layers/Dropout.html\">Dropout</a>") != std::string::npos);
-    CHECK(compare.find("<dt>Values put in</dt><dd>p = 0.5, n = 4</dd>") != std::string::npos); // the file's order
-    CHECK(compare.find("<dt>The page&apos;s figure over the formula&apos;s</dt><dd>1.5</dd>") != std::string::npos);
+    CHECK(compare.find("each with both numbers, on <a href=\"../inconsistencies.html\">Known inconsistencies</a>") != std::string::npos);
+    CHECK(compare.find("<dt>Values put in</dt>") == std::string::npos);
+    const std::string listed = read(work / "site/inconsistencies.html");
+    CHECK(listed.find("<dt>PyTorch&apos;s count</dt><dd>0</dd>") != std::string::npos);
+    CHECK(listed.find("<strong>Parameter count differs from PyTorch&apos;s</strong>: <a href=\"layers/Dropout.html\">Dropout</a>") != std::string::npos);
+    CHECK(listed.find("<dt>Values put in</dt><dd>p = 0.5, n = 4</dd>") != std::string::npos); // the file's order
+    CHECK(listed.find("<dt>The page&apos;s figure over the formula&apos;s</dt><dd>1.5</dd>") != std::string::npos);
   }
   SUBCASE("an invalid dataset stops the render and leaves the previous site untouched")
   {

@@ -114,7 +114,9 @@ std::string panel_svg(const LineChart& chart, size_t index, const LineScales& sc
   svg += text_at(16, frame.top + frame.height / 2, "middle", chart.y_label,
                  " class=\"label\" transform=\"rotate(-90 16 " + px(frame.top + frame.height / 2) + ")\"");
   if (scales.whiskers) {
-    svg += text_at(frame.left + frame.width / 2, frame.top + frame.height + 58, "middle", chart.whisker_label, " class=\"label\"");
+    // Centred on the whole panel, not the plot: the sentence is wider than the 190 px plot.
+    svg += text_at((frame.left + frame.width + frame.right) / 2, frame.top + frame.height + 58, "middle", chart.whisker_label,
+                   " class=\"label\"");
   }
   for (size_t other = 0; other < chart.series.size(); ++other) {
     if (other != index) {

@@ -2,6 +2,7 @@
 // Compare pages: two datasets side by side, cell by cell, with the ratio of their medians.
 
 #include "dataset/diff.hpp"
+#include "site/figure_flag.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "util/format.hpp"
@@ -238,7 +239,9 @@ PageSpec compare_page(const SiteData& site, size_t base, size_t other, Data view
   view.set("base_misses", noise_miss_note(a.data, ""));
   view.set("other_misses", noise_miss_note(b.data, ""));
   const bool has_reference = is_reference(a) || is_reference(b);
-  view.set("known_issues", has_reference ? known_issues(site, (is_reference(a) ? a : b).data.id, "") : Data(false));
+  // The findings are listed once, on their own page (issue 39): a compare page links there, by its anchor.
+  const bool has_issues = has_reference && !known_issues(site, (is_reference(a) ? a : b).data.id, "").is_false();
+  view.set("known_issues", has_issues ? link(std::string("../") + k_inconsistencies_page, "Known inconsistencies") : Data(false));
   return {"compare", path, std::move(view), ""};
 }
 

@@ -2,6 +2,7 @@
 // The page of one layer: its definition, formulas, checks, charts and every dataset's figures.
 
 #include "dataset/batch_sizes.hpp"
+#include "site/cell_whisker.hpp"
 #include "site/chart.hpp"
 #include "site/device_datasets.hpp"
 #include "site/figure_flag.hpp"
@@ -69,6 +70,7 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
   // Short enough for a phone-sized panel: the rotated label spans the plot's height only.
   chart.x_label = "batch size (log scale)";
   chart.y_label = throughput ? "samples/s (log scale)" : "ms per batch (log scale)";
+  chart.whisker_label = k_quartile_whisker_label;
   for (size_t index : featured_per_device(site)) {
     const SiteDataset& entry = site.datasets[index];
     const bool reference = entry.data.kind == dataset::Kind::published_reference;
@@ -76,7 +78,9 @@ LineChart layer_chart(const SiteData& site, const std::string& name, Measure mea
     for (int batch : batch_sizes(entry.data)) {
       const auto ms = median_ms(entry.data, name, batch);
       if (ms && *ms > 0) {
-        series.points.push_back({static_cast<double>(batch), throughput ? batch * 1000.0 / *ms : *ms});
+        const dataset::Cell* cell = dataset::find_cell(entry.data, name, batch);
+        series.points.push_back({static_cast<double>(batch), throughput ? batch * 1000.0 / *ms : *ms,
+                                 throughput ? throughput_whisker(cell) : time_whisker(cell)});
       }
     }
     if (!series.points.empty()) {
