@@ -349,6 +349,21 @@ TEST_CASE("site::models_page")
     CHECK(text_of(measured[0], "batches") == "1, 8");
     CHECK(list_of(view, "references").list_value().size() == 1);
   }
+  SUBCASE("it opens with the numbers: each model and setting at the largest batch size, in samples per second")
+  {
+    const Data view = page_of(fixture_site(), "models.html");
+    const auto& summary = list_of(view, "summary").list_value();
+    REQUIRE(!summary.empty());
+    // ResNetTiny's first setting, inference in fp32, at batch 8, the largest the fixture timed.
+    CHECK(text_of(summary[0], "name") == "ResNetTiny");
+    CHECK(text_of(summary[0], "setting") == "inference mode, fp32");
+    CHECK(text_of(summary[0], "batch") == "8");
+    CHECK(text_of(summary[0], "unit") == "images/s");
+    CHECK(!text_of(summary[0], "throughput").empty());
+    for (const auto& row : summary) {
+      CHECK(text_of(row, "dataset").find("reference") == std::string::npos); // measured datasets only
+    }
+  }
   SUBCASE("with published figures only, it says that no model was measured")
   {
     const fs::path out = render_into(fixture_without({k_models}, "reference-only"), "reference-only-out");

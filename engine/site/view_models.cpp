@@ -362,6 +362,46 @@ Data describe(const dataset::Layer& model)
   return view;
 }
 
+// The numbers the models page opens with (issue 38): per model, dataset and setting, the throughput at
+// the largest batch size that dataset timed it, so a reader sees samples per second before any list of
+// files. Measured datasets only; a reference's figures have their own table and conditions.
+Data throughput_summary(const SiteData& site)
+{
+  Data rows = list();
+  for (const auto& name : model_names(site)) {
+    for (const auto& entry : site.models) {
+      const auto* model = dataset::find_layer(entry.data, name);
+      if (!model || is_reference(entry)) {
+        continue;
+      }
+      auto cells = model_cells(entry.data, name);
+      cells.erase(std::remove_if(cells.begin(), cells.end(), [](const Cell* cell) { return cell->status != dataset::CellStatus::ok || !cell->stats; }),
+                  cells.end());
+      for (const auto& axes : settings_of(cells)) {
+        const Cell* largest = nullptr;
+        for (const Cell* cell : cells) {
+          if (cell->axes == axes && (!largest || cell->batch_size > largest->batch_size)) {
+            largest = cell;
+          }
+        }
+        Data row = object();
+        row.set("name", name);
+        row.set("href", model_path(name));
+        row.set("setting", setting_label(axes));
+        row.set("dataset", dataset_label(entry));
+        row.set("dataset_href", dataset_path(entry));
+        row.set("batch", std::to_string(largest->batch_size));
+        row.set("throughput", cell_throughput_text(entry.data, largest));
+        const double per_second = largest->throughput_samples_per_s.value_or(largest->batch_size * 1000.0 / largest->stats->median_ms);
+        row.set("sort", util::format_fixed(per_second, 3));
+        row.set("unit", sample_unit(*model));
+        rows.push_back(row);
+      }
+    }
+  }
+  return rows;
+}
+
 } // namespace
 
 // The mode and precision always, any other axis where it is not the reference value, so a compiled
@@ -451,6 +491,7 @@ PageSpec models_page(const SiteData& site, Data base)
   }
   base.set("has_measured", Data(!measured.is_empty_list()));
   base.set("measured", measured);
+  base.set("summary", throughput_summary(site));
   base.set("has_references", Data(!references.is_empty_list()));
   base.set("references", references);
   return {"models", "models.html", std::move(base), ""};
