@@ -225,6 +225,12 @@ TEST_CASE("site::render keeps every layer page as it was when models are added")
     if (path == "datasets.html") {
       continue; // lists every dataset file, the models' too
     }
+    if (path == "faq.html") {
+      // Answers seed 001's questions about whole models where the site has any (site/model_answers.hpp).
+      CHECK(with.at(path).find("id=\"answer-compile\"") != std::string::npos);
+      CHECK(page.find("id=\"answer-compile\"") == std::string::npos);
+      continue;
+    }
     CAPTURE(path);
     REQUIRE(with.count(path) == 1);
     CHECK(without_models_link(with.at(path)) == page);

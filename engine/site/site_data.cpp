@@ -371,6 +371,7 @@ SiteData load_site_data(const RenderOptions& options)
   site.validations = folder.validations();
   site.datasheet = folder.datasheet();
   site.findings = folder.findings();
+  site.scaling_reference = dataset::load_scaling_reference(options.data_dir);
   return site;
 }
 

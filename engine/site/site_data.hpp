@@ -6,6 +6,7 @@
 #include "dataset/erratum.hpp"
 #include "dataset/finding.hpp"
 #include "dataset/inconsistencies.hpp"
+#include "dataset/scaling_reference.hpp"
 #include "dataset/validation.hpp"
 #include "site/render.hpp"
 
@@ -73,6 +74,8 @@ struct SiteData
   std::vector<dataset::Parity> validations; // data/validation/*.json
   dataset::DatasheetPeaks datasheet;        // data/peaks/datasheet.json; no devices when absent
   std::vector<dataset::Finding> findings;   // data/findings/*.json (the versions pages show them)
+  // data/reference/data-parallel-scaling.json (the models page's scaling section); absent in most folders.
+  std::optional<dataset::ScalingReference> scaling_reference;
 };
 
 // Every dataset file once, layers' or models' (the datasets page and the downloads list each one).

@@ -5,6 +5,7 @@
 #include "dataset/batch_sizes.hpp"
 #include "site/chart.hpp"
 #include "site/device_datasets.hpp"
+#include "site/model_answers.hpp"
 #include "site/view_common.hpp"
 #include "site/view_finding.hpp"
 #include "site/view_pages.hpp"
@@ -299,6 +300,8 @@ PageSpec faq_page(const SiteData& site, Data base)
   view.set("settings", settings_answer(site));
   view.set("versions", versions_answer(site));
   view.set("finding", finding_answer(site));
+  // Seed 001's questions of whole models, where the site has any.
+  view.set("models", site.models.empty() ? Data(false) : model_answers(site, ""));
   return {"faq", "faq.html", std::move(view), "faq"};
 }
 

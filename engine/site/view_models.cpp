@@ -7,6 +7,9 @@
 #include "site/cell_whisker.hpp"
 #include "site/chart.hpp"
 #include "site/memory_figure.hpp"
+#include "site/model_answers.hpp"
+#include "site/reference_beside.hpp"
+#include "site/scaling_section.hpp"
 #include "site/setting_words.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
@@ -29,16 +32,7 @@ constexpr size_t k_top_operators = 5;
 
 bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
 
-// What one sample of the model is: an image for a model of B x C x H x W input, a sequence for one of
-// B x L tokens.
-std::string sample_unit(const dataset::Layer& model)
-{
-  const auto dims = std::count(model.input_shape.begin(), model.input_shape.end(), 'x') + 1;
-  if (dims == 4) {
-    return "images/s";
-  }
-  return dims == 2 ? "sequences/s" : "samples/s";
-}
+std::string sample_unit(const dataset::Layer& model) { return model_sample_unit(model); }
 
 std::string setting_label(const Axes& axes) { return model_setting_label(axes); }
 
@@ -233,8 +227,7 @@ std::string throughput_chart(const SiteDataset& entry, const dataset::Layer& mod
     if (!cell || cell->status != dataset::CellStatus::ok || !cell->stats || !(cell->stats->median_ms > 0)) {
       continue;
     }
-    const double per_second = cell->throughput_samples_per_s.value_or(batch * 1000.0 / cell->stats->median_ms);
-    chart.bars.push_back({setting_label(axes), per_second, cell_throughput_text(data, cell), throughput_whisker(cell)});
+    chart.bars.push_back({setting_label(axes), *samples_per_second(*cell), cell_throughput_text(data, cell), throughput_whisker(cell)});
   }
   return render_svg(chart);
 }
@@ -392,8 +385,7 @@ Data throughput_summary(const SiteData& site)
         row.set("dataset_href", dataset_path(entry));
         row.set("batch", std::to_string(largest->batch_size));
         row.set("throughput", cell_throughput_text(entry.data, largest));
-        const double per_second = largest->throughput_samples_per_s.value_or(largest->batch_size * 1000.0 / largest->stats->median_ms);
-        row.set("sort", util::format_fixed(per_second, 3));
+        row.set("sort", util::format_fixed(samples_per_second(*largest).value_or(0), 3));
         row.set("unit", sample_unit(*model));
         rows.push_back(row);
       }
@@ -459,6 +451,8 @@ PageSpec model_page(const SiteData& site, const std::string& name, Data base)
   Data sums = layer_sum_blocks(site, name);
   base.set("has_layer_sums", Data(!sums.is_empty_list()));
   base.set("layer_sums", sums);
+  base.set("beside_reference", reference_beside(site, name));
+  base.set("answers", model_answers(site, name));
   return {"model", model_path(name), std::move(base), ""};
 }
 
@@ -494,6 +488,8 @@ PageSpec models_page(const SiteData& site, Data base)
   base.set("summary", throughput_summary(site));
   base.set("has_references", Data(!references.is_empty_list()));
   base.set("references", references);
+  base.set("beside_reference", reference_beside(site, ""));
+  base.set("scaling", scaling_section(site));
   return {"models", "models.html", std::move(base), ""};
 }
 
