@@ -370,6 +370,19 @@ TEST_CASE("site::models_page")
       CHECK(text_of(row, "dataset").find("reference") == std::string::npos); // measured datasets only
     }
   }
+  SUBCASE("the fixture's reference beside its measured cells, and the scaling section from its reference file")
+  {
+    const Data view = page_of(fixture_site(), "models.html");
+    // ResNetTiny training fp32 and bf16 against the reference's fp32 and bf16 at 256: ours at batch 8.
+    const auto& rows = view.get("beside_reference")->get("rows")->list_value();
+    REQUIRE(rows.size() == 2);
+    CHECK(text_of(rows[0], "batch") == "8");
+    CHECK(text_of(rows[0], "differences") == "at different batch sizes: ours 8, the reference's 256");
+    const Data& scaling = *view.get("scaling");
+    CHECK(scaling.get("has_gpu")->is_false());
+    CHECK(list_of(scaling, "measured").list_value().size() == 2);
+    CHECK(list_of(scaling, "published").list_value().size() == 3);
+  }
   SUBCASE("with published figures only, it says that no model was measured")
   {
     const fs::path out = render_into(fixture_without({k_models}, "reference-only"), "reference-only-out");

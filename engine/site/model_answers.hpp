@@ -28,7 +28,8 @@ Verdict verdict_of(const dataset::Cell& a, const dataset::Cell& b);
 // of cells not measured in rounds adds that it holds within one run.
 std::string verdict_text(Verdict verdict, const dataset::Cell& a, const dataset::Cell& b);
 
-// "Is PyTorch 2 faster than 1.x for training here?": {compared, series, no_series}. Where one device has
+// "Is PyTorch 2 faster than 1.x for training here?": {old_major, new_major, compared, series, no_series},
+// the majors as the heading asks of them. Where one device has
 // model datasets of two torch releases or more, `series` compares each training cell of the newest 1.x
 // release with the newest 2.x one (or the oldest release with the newest, saying which major is missing);
 // otherwise `no_series` says which release each device was measured on, and links the layers' history.
