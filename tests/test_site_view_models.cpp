@@ -377,7 +377,7 @@ TEST_CASE("site::models_page")
     const auto& rows = view.get("beside_reference")->get("rows")->list_value();
     REQUIRE(rows.size() == 2);
     CHECK(text_of(rows[0], "batch") == "8");
-    CHECK(text_of(rows[0], "differences") == "at different batch sizes: ours 8, the reference's 256");
+    CHECK(text_of(rows[0], "differences") == "different batch sizes: 8 against 256");
     const Data& scaling = *view.get("scaling");
     CHECK(scaling.get("has_gpu")->is_false());
     CHECK(list_of(scaling, "measured").list_value().size() == 2);

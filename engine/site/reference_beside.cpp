@@ -78,21 +78,20 @@ std::string precision_words(const SiteDataset& entry, const Axes& axes)
   return words;
 }
 
-// What differs between the two cells besides the device and software, "at different batch sizes: ours
-// 512, the reference's 256; ...", or "" where nothing does.
+// What differs between the two cells besides the device and software, ours first: "different batch
+// sizes: 512 against 256; ...", or "" where nothing does.
 std::string differences(const SiteDataset& ours, const Cell& mine, const SiteDataset& reference, const Cell& theirs)
 {
   std::vector<std::string> items;
   if (mine.batch_size != theirs.batch_size) {
-    items.push_back("at different batch sizes: ours " + std::to_string(mine.batch_size) + ", the reference's "
-                    + std::to_string(theirs.batch_size));
+    items.push_back("different batch sizes: " + std::to_string(mine.batch_size) + " against " + std::to_string(theirs.batch_size));
   }
   if (mine.axes[dataset::k_precision] != theirs.axes[dataset::k_precision]) {
-    items.push_back("precision: ours " + precision_words(ours, mine.axes) + ", the reference's " + precision_words(reference, theirs.axes));
+    items.push_back("precision: " + precision_words(ours, mine.axes) + " against " + precision_words(reference, theirs.axes));
   }
   const auto format_words = [](const Axes& axes) { return value_words("memory_format", dataset::axis_value(axes, "memory_format")); };
   if (mine.axes[dataset::k_memory_format] != theirs.axes[dataset::k_memory_format]) {
-    items.push_back("memory format: ours " + format_words(mine.axes) + ", the reference's " + format_words(theirs.axes));
+    items.push_back("memory format: " + format_words(mine.axes) + " against " + format_words(theirs.axes));
   }
   std::string text;
   for (const auto& item : items) {
@@ -120,6 +119,7 @@ Data row_of(const SiteDataset& ours, const Cell& mine, const SiteDataset& refere
   row.set("reference_batch", std::to_string(theirs.batch_size));
   row.set("reference_throughput", cell_throughput_text(reference.data, &theirs));
   row.set("ratio", ratio_text(*samples_per_second(mine) / *samples_per_second(theirs)));
+  row.set("batches_differ", Data(mine.batch_size != theirs.batch_size));
   const std::string differ = differences(ours, mine, reference, theirs);
   row.set("differences", differ.empty() ? Data(false) : Data(differ));
   return row;
