@@ -50,6 +50,16 @@ int nvmlDeviceGetDefaultApplicationsClock(void* device, int type, unsigned* mhz)
   return 0;
 }
 
+int nvmlSystemGetDriverVersion(char* version, unsigned length)
+{
+  const char* text = "580.159.04";
+  if (length < std::strlen(text) + 1) {
+    return 7; // NVML_ERROR_INSUFFICIENT_SIZE
+  }
+  std::strcpy(version, text);
+  return 0;
+}
+
 int nvmlDeviceGetCurrentClocksThrottleReasons(void* device, unsigned long long* reasons)
 {
   if (device != &g_device) {

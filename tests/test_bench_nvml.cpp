@@ -45,6 +45,7 @@ TEST_CASE("bench::Nvml")
     const auto reading = (*nvml)->read(*device);
     CHECK(reading.sm_mhz == 1755u);
     CHECK(reading.event_reasons == 0x5); // through the NVML 12 name: the stand-in lacks the NVML 13 one
+    CHECK(*(*nvml)->driver_version() == "580.159.04"); // the kernel driver, not the CUDA API's "13.0"
   }
   SUBCASE("an unknown bus id is a reason, with NVML's words")
   {

@@ -102,6 +102,18 @@ TEST_CASE("dataset::diff settings and page faults")
   {
     CHECK(dataset::diff(b, b).settings.empty());
   }
+  SUBCASE("two CPUs of one model name differ in their type (1.10.0), which is named")
+  {
+    auto zen3 = test::measured();
+    auto zen4 = test::measured();
+    zen3.environment->cpu = dataset::CpuIdentity{"AuthenticAMD", 25, 1, 1, {"avx2"}, "AVX2"};
+    zen4.environment->cpu = dataset::CpuIdentity{"AuthenticAMD", 25, 17, 1, {"avx2", "avx512f"}, "AVX512"};
+    const auto types = dataset::diff(zen3, zen4).settings;
+    REQUIRE(types.size() == 1);
+    CHECK(types[0].name == "CPU type");
+    CHECK(types[0].a == "AuthenticAMD family 25 model 1 stepping 1; ATen kernels AVX2; flags avx2");
+    CHECK(types[0].b == "AuthenticAMD family 25 model 17 stepping 1; ATen kernels AVX512; flags avx2 avx512f");
+  }
   SUBCASE("the text shows the setting and each cell's page faults")
   {
     const auto text = dataset::format_diff(result, "a.json", "b.json", dataset::DiffFormat::text);

@@ -118,6 +118,11 @@ public:
     if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) {
       environment.device.cuda_runtime = cuda_version_text(runtime);
     }
+    if (m_nvml) {
+      if (const auto version = m_nvml->driver_version()) {
+        environment.device.kernel_driver = *version;
+      }
+    }
     const long cudnn = at::detail::getCUDAHooks().versionCuDNN();
     environment.device.cudnn = std::to_string(cudnn / 10000) + "." + std::to_string((cudnn / 100) % 100) + "."
                                + std::to_string(cudnn % 100);

@@ -2,6 +2,7 @@
 #include "bench/device.hpp"
 
 #include "bench/cpu_backend.hpp"
+#include "bench/cpu_identity.hpp"
 #include "bench/cuda_backend.hpp"
 #include "bench/detail/torch_compat.hpp"
 #include "util/error.hpp"
@@ -141,6 +142,12 @@ void describe_host(dataset::Environment& environment)
   environment.compiler = "unknown";
 #endif
   environment.cpu_model = cpu_model();
+  environment.cpu = read_cpu_identity();
+  if (environment.cpu) {
+    // "CPU capability usage: AVX2" in every release's configuration text (at::get_cpu_capability() came in 2.1):
+    // the vector kernels ATen's dispatch picked, ATEN_CPU_CAPABILITY included.
+    environment.cpu->aten_capability = first_match(config, "CPU capability usage: ([A-Za-z0-9_ ]*[A-Za-z0-9_])");
+  }
   environment.logical_cores = static_cast<int>(std::thread::hardware_concurrency());
   environment.threads = at::get_num_threads();
   environment.blas = blas(config, parallel);

@@ -32,6 +32,7 @@ struct Nvml::Functions
   NvmlReturn (*default_applications_clock)(void*, int, unsigned*) = nullptr;
   // NVML 13 renamed nvmlDeviceGetCurrentClocksThrottleReasons to ...EventReasons; either will do.
   NvmlReturn (*event_reasons)(void*, unsigned long long*) = nullptr;
+  NvmlReturn (*driver_version)(char*, unsigned) = nullptr; // nvmlSystemGetDriverVersion
 };
 
 namespace {
@@ -73,6 +74,7 @@ util::Expected<std::unique_ptr<Nvml>> Nvml::load(const std::string& library)
     dlclose(handle);
     return Result::failure(library + " has no " + missing + " (not NVIDIA's management library?)");
   }
+  resolve(handle, "nvmlSystemGetDriverVersion", f.driver_version);
   if (!resolve(handle, "nvmlDeviceGetCurrentClocksEventReasons", f.event_reasons)) {
     resolve(handle, "nvmlDeviceGetCurrentClocksThrottleReasons", f.event_reasons);
   }
@@ -126,6 +128,20 @@ util::Expected<unsigned> Nvml::default_sm_clock_mhz(Device device) const
     return util::Expected<unsigned>::failure("nvmlDeviceGetDefaultApplicationsClock(SM): " + error_text(status));
   }
   return mhz;
+}
+
+util::Expected<std::string> Nvml::driver_version() const
+{
+  if (m_functions->driver_version == nullptr) {
+    return util::Expected<std::string>::failure("this NVML has no nvmlSystemGetDriverVersion");
+  }
+  char version[96] = {}; // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE is 80
+  const NvmlReturn status = m_functions->driver_version(version, sizeof version);
+  if (status != k_nvml_success) {
+    return util::Expected<std::string>::failure("nvmlSystemGetDriverVersion: " + error_text(status));
+  }
+  version[sizeof version - 1] = '\0';
+  return std::string(version);
 }
 
 util::Expected<uint64_t> Nvml::clock_event_reasons(Device device) const

@@ -3,8 +3,8 @@
 
 // NVIDIA's management library (NVML), loaded at run time with dlopen, so that a build without CUDA and
 // a machine without the driver need none: there, loading fails with the reason and the run records
-// that no clock was read. Only what the clock log needs: the SM clock, the default applications clock
-// and the clock-event ("throttle") reasons. Knows nothing of torch or CUDA.
+// that no clock was read. Only what the clock log and the environment need: the SM clock, the default
+// applications clock, the clock-event ("throttle") reasons and the driver's version. Knows nothing of torch or CUDA.
 
 #include "bench/clock.hpp"
 #include "util/expected.hpp"
@@ -39,6 +39,8 @@ public:
   util::Expected<unsigned> sm_clock_mhz(Device device) const;
   util::Expected<unsigned> default_sm_clock_mhz(Device device) const; // the default applications clock
   util::Expected<uint64_t> clock_event_reasons(Device device) const;
+  // The kernel driver's version ("580.159.04"), which the CUDA driver API's "13.0" does not name.
+  util::Expected<std::string> driver_version() const;
 
   // The clock and the reasons together; a part that cannot be read is left out.
   ClockReading read(Device device) const;

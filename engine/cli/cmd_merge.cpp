@@ -17,14 +17,10 @@ namespace layerbench::cli {
 namespace {
 
 // Whole runs of one matrix joined as the rounds of one dataset (dataset/rounds.hpp).
-dataset::Dataset join_rounds(const std::vector<std::string>& files, const po::variables_map& values)
+dataset::Dataset join_rounds(std::vector<dataset::ShardFile> runs, const po::variables_map& values)
 {
-  if (files.size() < 2 || static_cast<int>(files.size()) > dataset::k_max_rounds) {
-    throw UsageError("--rounds: give 2 to " + std::to_string(dataset::k_max_rounds) + " runs, not " + std::to_string(files.size()));
-  }
   std::vector<dataset::RoundResult> rounds;
-  for (const auto& file : files) {
-    auto run = dataset::load(file);
+  for (auto& [file, run] : runs) {
     if (run.rounds) {
       throw Error(file + ": is already a run in rounds; join single runs");
     }
@@ -70,16 +66,21 @@ int cmd_merge(const Arguments& arguments)
   if (values->count("rounds") && values->count("union")) {
     throw UsageError("--rounds and --union: give one; rounds repeat one matrix, a union joins different cells");
   }
-  if (values->count("rounds")) {
-    const auto joined = join_rounds(files, *values);
+  const bool in_rounds = values->count("rounds") > 0;
+  if (in_rounds && (files.size() < 2 || static_cast<int>(files.size()) > dataset::k_max_rounds)) {
+    throw UsageError("--rounds: give 2 to " + std::to_string(dataset::k_max_rounds) + " runs, not " + std::to_string(files.size()));
+  }
+  // Every path reads its files here, once: a file that cannot be read is named before anything is joined.
+  std::vector<dataset::ShardFile> parts;
+  for (const auto& file : files) {
+    parts.push_back({file, dataset::load(file)});
+  }
+  if (in_rounds) {
+    const auto joined = join_rounds(std::move(parts), *values);
     const auto out = (*values)["out"].as<std::string>();
     dataset::save(out, joined, util::Overwrite::no);
     std::cout << "joined " << files.size() << " runs as rounds, " << joined.results.size() << " cells, into " << out << "\n";
     return 0;
-  }
-  std::vector<dataset::ShardFile> parts;
-  for (const auto& file : files) {
-    parts.push_back({file, dataset::load(file)});
   }
   const bool union_of_runs = values->count("union") > 0;
   const auto merged = union_of_runs ? dataset::union_runs(parts, recorded_invocation()) : dataset::merge(parts, recorded_invocation());

@@ -80,6 +80,29 @@ std::string to_string(const SchemaVersion& version)
          + std::to_string(version.patch);
 }
 
+std::string to_string(const CpuIdentity& cpu)
+{
+  std::string text = cpu.vendor;
+  const std::pair<const char*, const std::optional<int>&> numbers[] = {
+    {" family ", cpu.family}, {" model ", cpu.model}, {" stepping ", cpu.stepping}};
+  for (const auto& [name, value] : numbers) {
+    if (value) {
+      text += name + std::to_string(*value);
+    }
+  }
+  if (!cpu.aten_capability.empty()) {
+    text += "; ATen kernels " + cpu.aten_capability;
+  }
+  text += "; flags";
+  if (cpu.isa.empty()) {
+    text += " none of the vector extensions recorded";
+  }
+  for (const auto& flag : cpu.isa) {
+    text += " " + flag;
+  }
+  return text;
+}
+
 std::string source_address(const Source& source)
 {
   return source.url.empty() ? "address not known: the copy LayerBench transcribed does not give it" : source.url;

@@ -49,7 +49,10 @@ struct SchemaVersion
 // 1.9.0 added methodology.cells, a declared matrix listed cell by cell where it is not the product of
 // layers, batch sizes and axes, and provenance.parts: the runs of one device and build that
 // `merge --union` joined, each at the batch sizes its own run chose (issue 34: the H200's models).
-inline constexpr SchemaVersion k_schema_version{1, 9, 0};
+// 1.10.0 added environment.cpu, the CPU's vendor, family, model, stepping, vector extensions and the
+// kernels ATen dispatched to (two machines that both call themselves "AMD EPYC" can differ there), and
+// environment.device.kernel_driver, the NVIDIA driver's own version beside the CUDA API version.
+inline constexpr SchemaVersion k_schema_version{1, 10, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -112,7 +115,10 @@ struct DeviceInfo
   std::string name;
   std::string compute_capability; // "9.0"; empty on the CPU
   std::optional<int64_t> memory_bytes;
-  std::string driver;       // CUDA driver version; empty on the CPU
+  std::string driver;       // CUDA driver API version ("13.0"); empty on the CPU
+  // The NVIDIA kernel driver's version ("580.159.04", from NVML), 1.10.0; absent on the CPU, where NVML
+  // cannot be read, and in older files.
+  std::optional<std::string> kernel_driver;
   std::string cuda_runtime; // CUDA runtime torch was built with; empty when torch has no CUDA
   std::string cudnn;
 };
@@ -159,6 +165,20 @@ const PeakRate* find_compute_peak(const Peaks& peaks, const std::string& precisi
 // (Environment::other_cores_busy); publish refuses such a run unless forced.
 inline constexpr double k_busy_cores_threshold = 0.25;
 
+// What kind of CPU ran the process (1.10.0), from /proc/cpuinfo: the model name alone does not tell
+// two machines apart ("AMD EPYC" covers Zen 2 to Zen 5, with and without AVX-512).
+struct CpuIdentity
+{
+  std::string vendor;           // vendor_id ("AuthenticAMD", "GenuineIntel"), or an Arm implementer code
+  std::optional<int> family;    // "cpu family" (x86)
+  std::optional<int> model;     // "model" (x86) or "CPU part" (Arm)
+  std::optional<int> stepping;  // "stepping" (x86) or "CPU revision" (Arm)
+  std::vector<std::string> isa; // the vector and matrix extensions among the CPU's flags, in bench::k_isa_flags order
+  // The vector kernels ATen dispatches to ("AVX2", "AVX512", "DEFAULT", ...): what the CPU offers, capped by
+  // ATEN_CPU_CAPABILITY. Empty where the build could not ask.
+  std::string aten_capability;
+};
+
 struct Environment
 {
   DeviceInfo device;
@@ -166,6 +186,7 @@ struct Environment
   std::string torch_git_hash;
   std::string compiler;
   std::string cpu_model;
+  std::optional<CpuIdentity> cpu; // 1.10.0; absent in older files
   int logical_cores = 0;
   int threads = 0; // intra-op threads torch used
   std::string blas;
@@ -529,6 +550,9 @@ std::string to_string(CellStatus status);
 std::string to_string(LayerMode mode);
 std::string to_string(LayerKind kind);
 std::string to_string(const SchemaVersion& version);
+// "AuthenticAMD family 25 model 17 stepping 1; ATen kernels AVX512; flags avx2 avx512f ...": one line, for
+// `diff` and the provenance tables.
+std::string to_string(const CpuIdentity& cpu);
 
 // Where a reference was transcribed from: the page's address, or, when the copy we transcribed does
 // not give one, a phrase that says so. Pages and citations show this, never an empty address.

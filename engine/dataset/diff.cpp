@@ -119,6 +119,10 @@ std::vector<std::pair<std::string, std::string>> settings_of(const Dataset& d)
   if (d.environment) {
     const auto& e = *d.environment;
     settings.emplace_back("device", e.device.type + " " + e.device.name);
+    settings.emplace_back("CPU type", e.cpu ? to_string(*e.cpu) : k_not_recorded);
+    if (e.device.type == "cuda") {
+      settings.emplace_back("NVIDIA driver", e.device.kernel_driver.value_or(k_not_recorded));
+    }
     settings.emplace_back("threads", std::to_string(e.threads));
     settings.emplace_back("torch", or_not_recorded(e.torch_version));
     settings.emplace_back("GLIBC_TUNABLES", e.glibc_tunables ? (e.glibc_tunables->empty() ? "unset" : *e.glibc_tunables)

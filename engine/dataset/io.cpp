@@ -80,6 +80,17 @@ OrderedJson to_json(const Peaks& peaks)
   return json;
 }
 
+OrderedJson to_json(const CpuIdentity& cpu)
+{
+  OrderedJson json{{"vendor", cpu.vendor}};
+  put(json, "family", cpu.family);
+  put(json, "model", cpu.model);
+  put(json, "stepping", cpu.stepping);
+  json["isa"] = cpu.isa;
+  put_text(json, "aten_capability", cpu.aten_capability);
+  return json;
+}
+
 OrderedJson to_json(const Environment& environment)
 {
   OrderedJson device;
@@ -91,6 +102,7 @@ OrderedJson to_json(const Environment& environment)
   device["driver"] = environment.device.driver;
   device["cuda_runtime"] = environment.device.cuda_runtime;
   device["cudnn"] = environment.device.cudnn;
+  put(device, "kernel_driver", environment.device.kernel_driver);
   OrderedJson json{{"device", device},
           {"torch_version", environment.torch_version},
           {"torch_git_hash", environment.torch_git_hash},
@@ -103,6 +115,9 @@ OrderedJson to_json(const Environment& environment)
           {"matmul_allow_tf32", environment.matmul_allow_tf32},
           {"cudnn_allow_tf32", environment.cudnn_allow_tf32},
           {"cudnn_benchmark", environment.cudnn_benchmark}};
+  if (environment.cpu) {
+    json["cpu"] = to_json(*environment.cpu);
+  }
   if (environment.glibc_tunables) {
     json["glibc_tunables"] = *environment.glibc_tunables;
   }
@@ -554,6 +569,25 @@ std::vector<T> parse_list(Reader& reader, const std::string& key, ParseOne parse
   return result;
 }
 
+CpuIdentity parse_cpu_identity(Reader reader)
+{
+  CpuIdentity cpu;
+  cpu.vendor = reader.text("vendor");
+  cpu.family = reader.optional<int>("family", &Reader::small_integer);
+  cpu.model = reader.optional<int>("model", &Reader::small_integer);
+  cpu.stepping = reader.optional<int>("stepping", &Reader::small_integer);
+  const auto& isa = reader.array("isa");
+  for (size_t i = 0; i < isa.size(); ++i) {
+    if (!isa[i].is_string() || isa[i].get<std::string>().empty()) {
+      reader.fail(reader.at("isa") + "/" + std::to_string(i), "expected a flag name");
+    }
+    cpu.isa.push_back(isa[i].get<std::string>());
+  }
+  cpu.aten_capability = reader.optional_text("aten_capability");
+  reader.done();
+  return cpu;
+}
+
 Environment parse_environment(Reader reader)
 {
   Environment environment;
@@ -566,12 +600,18 @@ Environment parse_environment(Reader reader)
     environment.device.driver = device.text("driver");
     environment.device.cuda_runtime = device.text("cuda_runtime");
     environment.device.cudnn = device.text("cudnn");
+    environment.device.kernel_driver = device.optional<std::string>("kernel_driver", &Reader::text);
     device.done();
   }
   environment.torch_version = reader.text("torch_version");
   environment.torch_git_hash = reader.text("torch_git_hash");
   environment.compiler = reader.text("compiler");
   environment.cpu_model = reader.text("cpu_model");
+  if (reader.has("cpu")) {
+    environment.cpu = parse_cpu_identity(reader.object("cpu"));
+  } else {
+    reader.allow_null("cpu");
+  }
   environment.logical_cores = reader.small_integer("logical_cores");
   environment.threads = reader.small_integer("threads");
   environment.blas = reader.text("blas");

@@ -145,6 +145,27 @@ void check_peaks(const Peaks& peaks, Checker& checker)
   }
 }
 
+// /proc/cpuinfo's numbers are small and never negative; a flag named twice was not read from one CPU.
+void check_cpu(const CpuIdentity& cpu, Checker& checker)
+{
+  if (cpu.vendor.empty()) {
+    checker.add("/environment/cpu/vendor", "the CPU's vendor is empty");
+  }
+  const std::pair<const char*, const std::optional<int>&> numbers[] = {
+    {"family", cpu.family}, {"model", cpu.model}, {"stepping", cpu.stepping}};
+  for (const auto& [name, value] : numbers) {
+    if (value) {
+      checker.at_least(std::string("/environment/cpu/") + name, *value, 0, 1 << 20);
+    }
+  }
+  for (size_t i = 0; i < cpu.isa.size(); ++i) {
+    if (std::find(cpu.isa.begin(), cpu.isa.begin() + static_cast<std::ptrdiff_t>(i), cpu.isa[i])
+        != cpu.isa.begin() + static_cast<std::ptrdiff_t>(i)) {
+      checker.add("/environment/cpu/isa/" + std::to_string(i), "the flag " + cpu.isa[i] + " is listed twice");
+    }
+  }
+}
+
 void check_kind(const Dataset& dataset, Checker& checker)
 {
   if (dataset.kind == Kind::measured) {
@@ -159,6 +180,9 @@ void check_kind(const Dataset& dataset, Checker& checker)
       }
       if (dataset.environment->peaks) {
         check_peaks(*dataset.environment->peaks, checker);
+      }
+      if (dataset.environment->cpu) {
+        check_cpu(*dataset.environment->cpu, checker);
       }
     }
     if (!dataset.methodology) {
