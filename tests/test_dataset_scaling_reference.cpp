@@ -24,7 +24,7 @@ const fs::path k_source = LAYERBENCH_SOURCE_DIR;
 
 std::string file_with(const std::string& measured_extra, const std::string& published)
 {
-  return R"({"format_version": "1.0.0", "about": "test",
+  return R"({"format": "layerbench-scaling-reference", "format_version": "1.0.0", "about": "test",
   "measured": [{"model": "ResNet50", "mode": "train", "precision": "fp32", "batch_per_rank": 8, "world_size": 2,
     "device": "CPU", "device_type": "cpu", "cores": 2, "one_process_samples_per_s": 10.9, "all_ranks_samples_per_s": 9.01,
     "factor": 0.415, "factor_low": 0.392, "factor_high": 0.433, "all_reduce_ms": 69.3, "date": "2026-11-24",
@@ -49,6 +49,13 @@ TEST_CASE("dataset::parse_scaling_reference")
     REQUIRE(file.published.size() == 1);
     CHECK(*file.published[0].factor_high == 0.95);
     CHECK_FALSE(file.all_reduce_model);
+  }
+  SUBCASE("another format is refused by name")
+  {
+    auto text = file_with("", k_range);
+    text.replace(text.find("layerbench-scaling-reference"), 28, "layerbench-finding");
+    CHECK(test::error_of([&] { dataset::parse_scaling_reference(text, "t.json"); })
+          == "t.json: /format: expected \"layerbench-scaling-reference\"");
   }
   SUBCASE("an unknown field is named")
   {

@@ -12,6 +12,7 @@ namespace {
 using detail::Reader;
 
 const char* const k_file = "reference/data-parallel-scaling.json";
+const char* const k_scaling_reference_format = "layerbench-scaling-reference";
 
 double positive(Reader& reader, const std::string& key)
 {
@@ -132,6 +133,9 @@ ScalingReference parse_scaling_reference(const std::string& text, const std::str
   const auto json = parse_json(text, origin);
   Reader reader(json, "", origin);
   ScalingReference file;
+  if (reader.text("format") != k_scaling_reference_format) {
+    reader.fail(reader.at("format"), "expected \"" + std::string(k_scaling_reference_format) + "\"");
+  }
   file.format_version = detail::parse_version(reader, k_scaling_reference_version, k_scaling_reference_version, "format_version");
   file.about = reader.text("about");
   const auto& measured = reader.array("measured");

@@ -84,40 +84,21 @@ def expand(paths):
                 yield from (os.path.join(folder, n) for n in sorted(names) if n.endswith(".json"))
 
 
-def known_physics_refusals():
-    """{file name: {pointer}}: published cells that validate refuses on purpose (physics_refusals.txt)."""
-    known = {}
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "physics_refusals.txt")) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                name, pointer = line.split()[:2]
-                known.setdefault(name, set()).add(pointer)
-    return known
-
-
-def unexplained(path, code, output, known):
-    """validate's problem lines for `path` that are not its known physics refusals; warnings do not count."""
-    if code == 0:
-        return code, output
-    prefix, listed = path + ": ", known.get(os.path.basename(path), set())
-    pointer = lambda line: line[len(prefix):].split(": ", 1)[0]
-    lines = [line for line in output.splitlines() if not line.startswith("warning: ")]
-    refused = {pointer(line) for line in lines if line.startswith(prefix) and ", the floor at " in line}
-    others = [line for line in lines if not (line.startswith(prefix) and ", the floor at " in line and pointer(line) in listed)]
-    return (0, "") if not others and refused == listed else (code, output)
-
-
 def check_files(layerbench, files):
     failures = 0
-    known = known_physics_refusals()
     for path in expand(files):
         with open(path) as f:
             document = json.load(f)
         errors = schema_errors(document)
         # layerbench validate knows datasets, catalogs and the inconsistencies list; the datasheet peaks
         # have their schema here (the peaks' C++ reader is tested in test_dataset_datasheet.cpp).
+        if isinstance(document, dict) and document.get("format") == "layerbench-scaling-reference":
+            # No JSON Schema yet: dataset::parse_scaling_reference reads it, and test_dataset's
+            # dataset::scaling_reference cases hold data/'s copy to the runs it transcribes.
+            print(f"ok   {path} (read by the C++ reader only)")
+            continue
         schema_only = is_datasheet_peaks(document)
-        code, output = (0, "") if schema_only else unexplained(path, *cpp_validate(layerbench, path), known)
+        code, output = (0, "") if schema_only else cpp_validate(layerbench, path)
         if errors or code != 0:
             failures += 1
             print(f"FAIL {path}: schema: {errors[:5]}; layerbench validate (exit {code}): {output}")
@@ -275,8 +256,9 @@ INCONSISTENCY_CASES = [
 
 # Mutations of data/catalog.json.
 CATALOG_CASES = [
-    ("schema version too new", put("1.3.0", "schema_version")),
+    ("schema version too new", put("1.4.0", "schema_version")),
     ("erratum withdrawing a field there is none of", put([{"field": "median_ms", "reason": "r", "date": "2026-11-27", "fixed_by": "0123abc"}], "datasets", 0, "errata")),
+    ("erratum withdrawing a peak of no precision", put([{"field": "environment.peaks.compute.", "reason": "r", "date": "2026-11-27", "fixed_by": "0123abc"}], "datasets", 0, "errata")),
     ("erratum without a reason", put([{"field": "peak_memory_bytes", "date": "2026-11-27", "fixed_by": "0123abc"}], "datasets", 0, "errata")),
     ("erratum dated otherwise than YYYY-MM-DD", put([{"field": "peak_memory_bytes", "reason": "r", "date": "27/11/2026", "fixed_by": "0123abc"}], "datasets", 0, "errata")),
     ("erratum fixed by no commit", put([{"field": "peak_memory_bytes", "reason": "r", "date": "2026-11-27", "fixed_by": "main"}], "datasets", 0, "errata")),
