@@ -277,10 +277,10 @@ TEST_CASE("dataset::parse_catalog")
     const auto read = dataset::parse_catalog(json.dump(), "c.json");
     CHECK(read.datasets[0].label == "Xeon");
     // Written back in the current form, with the derived label.
-    CHECK(dataset::serialize(read).find("\"schema_version\": \"1.2.0\"") != std::string::npos);
-    json["schema_version"] = "1.3.0";
+    CHECK(dataset::serialize(read).find("\"schema_version\": \"1.3.0\"") != std::string::npos);
+    json["schema_version"] = "1.4.0";
     CHECK(error_of([&] { dataset::parse_catalog(json.dump(), "c.json"); })
-          == "c.json: /schema_version: schema version 1.3.0 is too new; this layerbench reads 1.0.0 to 1.2.0 (upgrade layerbench)");
+          == "c.json: /schema_version: schema version 1.4.0 is too new; this layerbench reads 1.0.0 to 1.3.0 (upgrade layerbench)");
   }
   SUBCASE("a duplicate key is refused with its pointer")
   {

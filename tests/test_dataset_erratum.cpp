@@ -41,8 +41,22 @@ TEST_CASE("dataset::erratum_problem")
   }
   SUBCASE("a field there is no withdrawing of")
   {
-    CHECK(error_of([] { dataset::parse_withdrawn_field("median_ms", "--withdraw"); })
-          == "--withdraw: \"median_ms\" is not a field an erratum can withdraw (there is: peak_memory_bytes)");
+    CHECK(error_of([&] { dataset::parse_field_name("median_ms", "--withdraw", erratum); })
+          == "--withdraw: \"median_ms\" is not a field an erratum can withdraw (there is: peak_memory_bytes, "
+             "environment.peaks.compute.PRECISION)");
+    CHECK_THROWS(dataset::parse_field_name("environment.peaks.compute.", "--withdraw", erratum));
+  }
+  SUBCASE("a compute peak is spelled by its precision, and read back")
+  {
+    dataset::parse_field_name("environment.peaks.compute.fp32", "--withdraw", erratum);
+    CHECK(erratum.field == dataset::WithdrawnField::compute_peak);
+    CHECK(erratum.precision == "fp32");
+    CHECK(dataset::field_name(erratum) == "environment.peaks.compute.fp32");
+    const std::vector<dataset::Erratum> errata{canary_erratum(), erratum};
+    CHECK(dataset::withdrawn_peak(errata, "fp32") == &errata[1]);
+    CHECK(!dataset::withdrawn_peak(errata, "bf16"));
+    dataset::parse_field_name("peak_memory_bytes", "--withdraw", erratum);
+    CHECK(dataset::field_name(erratum) == "peak_memory_bytes");
   }
 }
 
@@ -132,6 +146,20 @@ TEST_CASE("dataset::parse_catalog errata")
     json["datasets"][0]["errata"].push_back(json["datasets"][0]["errata"][0]);
     CHECK(error_of([&] { dataset::parse_catalog(json.dump(), "catalog.json"); })
           == "catalog.json: /datasets/0/errata/1: peak_memory_bytes is withdrawn twice");
+  }
+  SUBCASE("a peak's erratum beside a memory erratum is written and read back; the same peak twice is refused")
+  {
+    dataset::Erratum peak{dataset::WithdrawnField::compute_peak, "the peak was a median", "2026-11-28", "3427e8c", "fp32"};
+    catalog.datasets[0].errata.push_back(peak);
+    const auto both = dataset::serialize(catalog);
+    CHECK(both.find("\"field\": \"environment.peaks.compute.fp32\"") != std::string::npos);
+    const auto read = dataset::parse_catalog(both, "catalog.json");
+    REQUIRE(read.datasets[0].errata.size() == 2);
+    CHECK(read.datasets[0].errata[1].precision == "fp32");
+    auto json = nlohmann::json::parse(both);
+    json["datasets"][0]["errata"].push_back(json["datasets"][0]["errata"][1]);
+    CHECK(error_of([&] { dataset::parse_catalog(json.dump(), "catalog.json"); })
+          == "catalog.json: /datasets/0/errata/2: environment.peaks.compute.fp32 is withdrawn twice");
   }
   SUBCASE("an entry without errata is written without the field, as before 1.2.0")
   {

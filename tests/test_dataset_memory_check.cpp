@@ -6,7 +6,7 @@
 #include "dataset/io.hpp"
 #include "dataset/validate.hpp"
 #include "test_dataset_fixture.hpp"
-#include "util/sha256.hpp"
+#include "test_dataset_folder.hpp"
 
 #include <algorithm>
 #include <doctest/doctest.h>
@@ -150,12 +150,7 @@ TEST_CASE("dataset::memory_figures")
   auto d = with_formulas();
   d.version = 1;
   test::cell_of(d, "Dropout", 1).peak_memory_bytes = 100 + k_canary_bytes;
-  const auto content = dataset::serialize(d);
-  const auto file = folder.path() / dataset::dataset_path(d.id, d.version);
-  test::write_text(file, content);
-  dataset::Catalog catalog;
-  catalog.datasets.push_back(dataset::describe(d, util::sha256_hex(content)));
-  test::write_text(folder.path() / "catalog.json", dataset::serialize(catalog));
+  const auto [file, content, catalog] = test::write_published(folder.path(), d);
 
   SUBCASE("in force: validate refuses the cell")
   {

@@ -67,6 +67,36 @@ TEST_CASE("site::compare_index_page")
   }
 }
 
+TEST_CASE("site::compare_index_page long groups")
+{
+  // Six EPYC datasets make 15 pairs on one device, more than a reader scans: the group is folded by
+  // dataset, each pair under both of its datasets, named by the other. Two on the Xeon stay one list.
+  std::vector<dataset::Dataset> datasets;
+  for (const char* id : {"epyc-a", "epyc-b", "epyc-c", "epyc-d", "epyc-e", "epyc-f"}) {
+    datasets.push_back(on(id, "EPYC"));
+  }
+  datasets.push_back(on("xeon-a", "Xeon"));
+  datasets.push_back(on("xeon-b", "Xeon"));
+  const auto page = site::compare_index_page(test::site_of(datasets), Data(Data::type::object));
+  const auto& groups = page.view.get("groups")->list_value();
+  REQUIRE(groups.size() == 3);
+  CHECK(text(groups[0], "heading") == "Both on EPYC");
+  CHECK(text(groups[0], "count") == "15 comparisons");
+  CHECK(groups[0].get("pairs")->list_value().empty());
+  const auto& folds = groups[0].get("by_dataset")->list_value();
+  REQUIRE(folds.size() == 6);
+  CHECK(text(folds[2], "label") == "epyc-c");
+  CHECK(text(folds[2], "count") == "5 comparisons");
+  const auto& links = folds[2].get("pairs")->list_value();
+  REQUIRE(links.size() == 5);
+  CHECK(text(links[0], "label") == "against epyc-a");
+  CHECK(text(links[0], "href") == "compare/epyc-a-v1--epyc-c-v1.html"); // the same page as under epyc-a
+  CHECK(text(links[2], "label") == "against epyc-d");
+  CHECK(text(groups[1], "heading") == "Both on Xeon");
+  CHECK(groups[1].get("by_dataset")->is_false());
+  CHECK(groups[1].get("pairs")->list_value().size() == 1);
+}
+
 TEST_CASE("site::compare_page")
 {
   auto base = on("xeon-a", "Xeon");

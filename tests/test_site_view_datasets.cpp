@@ -234,6 +234,7 @@ site::SiteData index_site()
   site.datasets.push_back(published(older));
   older.version = 2;
   older.created = "2026-11-24T05:45:16Z";
+  older.replaces = "epyc-torch-2.7.1@1";
   site.datasets.push_back(published(older));
   auto xeon = on("Intel(R) Xeon(R) Processor", "2.11.0", "2026-11-22T05:33:04Z");
   xeon.id = "xeon";
@@ -349,5 +350,31 @@ TEST_CASE("site::dataset_page")
       }
     }
     CHECK(current);
+  }
+}
+
+TEST_CASE("site::dataset_page versions")
+{
+  const auto site = index_site();
+  SUBCASE("a replaced version's page links forward to the one that replaces it")
+  {
+    const auto block = *test::page_of(site, "datasets/epyc-torch-2.7.1-v1.html").get("dataset");
+    REQUIRE(block.get("replaced_by")->is_object());
+    CHECK(field(*block.get("replaced_by"), "href") == "../datasets/epyc-torch-2.7.1-v2.html");
+    CHECK(field(*block.get("replaced_by"), "label") == "v2, created 2026-11-24");
+    CHECK(block.get("replaces_link")->is_false());
+  }
+  SUBCASE("the newest links back to the version it names in replaces")
+  {
+    const auto block = *test::page_of(site, "datasets/epyc-torch-2.7.1-v2.html").get("dataset");
+    CHECK(block.get("replaced_by")->is_false());
+    REQUIRE(block.get("replaces_link")->is_object());
+    CHECK(field(*block.get("replaces_link"), "href") == "../datasets/epyc-torch-2.7.1-v1.html");
+  }
+  SUBCASE("a dataset of one version links to none")
+  {
+    const auto block = *test::page_of(site, "datasets/xeon-v1.html").get("dataset");
+    CHECK(block.get("replaced_by")->is_false());
+    CHECK(block.get("replaces_link")->is_false());
   }
 }

@@ -70,3 +70,59 @@ TEST_CASE("site::roofline_page")
     CHECK(test::page_view(d, path).get("furthest_below")->is_false());
   }
 }
+
+TEST_CASE("site::roofline_page with a withdrawn peak")
+{
+  // The catalog's erratum withdrew the run's fp32 peak: its pages name the erratum, draw no compute roof and
+  // give no cell's bound or share, where the peak in force gives both.
+  dataset::Dataset d = test::measured({"Conv2d", "MaxPool2d"}, {32});
+  test::set_peaks(d);
+  test::set_layer(d, "MaxPool2d", 0, 1e6, 1e6, 64.0);
+  test::set_layer(d, "Conv2d", 100, 1e8, 1e6, 40.0);
+  layerbench::site::SiteData site;
+  layerbench::site::SiteDataset entry;
+  entry.slug = d.id + "-v1";
+  entry.data = d;
+  site.datasets.push_back(entry);
+  const std::string path = "roofline/" + d.id + "-v1.html";
+  const std::string erratum_href = "../datasets/" + d.id + "-v1.html#erratum-" + d.id + "-v1-environment-peaks-compute-fp32";
+
+  SUBCASE("in force, the compute roof is drawn and the shares given")
+  {
+    const Data view = test::page_of(site, path);
+    CHECK(view.get("dataset")->get("withdrawn_peak")->is_false());
+    CHECK(view.get("furthest_below")->is_object());
+    CHECK(view.get("chart")->string_value().find("100 GFLOP/s, 10.0 GB/s") != std::string::npos);
+    CHECK(view.get("rows")->list_value()[0].get("fraction")->string_value() == "80%");
+  }
+  SUBCASE("withdrawn, the page says so with the erratum's link, and nothing is held to the peak")
+  {
+    site.datasets[0].errata = {{dataset::WithdrawnField::compute_peak, "The peak was a median.", "2026-11-28", "3427e8c", "fp32"}};
+    const Data view = test::page_of(site, path);
+    const Data* withdrawn = view.get("dataset")->get("withdrawn_peak");
+    REQUIRE(withdrawn->is_object());
+    CHECK(withdrawn->get("label")->string_value() == "fp32");
+    CHECK(withdrawn->get("value")->string_value() == erratum_href);
+    const auto& peak_row = view.get("dataset")->get("measured")->list_value()[0];
+    CHECK(peak_row.get("rate")->string_value() == "withdrawn, see erratum");
+    CHECK(peak_row.get("rate_erratum")->string_value() == erratum_href);
+    CHECK(peak_row.get("median")->string_value() == "—");
+    const std::string chart = view.get("chart")->string_value();
+    CHECK(chart.find("GFLOP/s, 10.0 GB/s") == std::string::npos); // no roof's legend names the peak
+    CHECK(chart.find("measured, DRAM") != std::string::npos);
+    CHECK(chart.find("of its compute bound") == std::string::npos);
+    CHECK(view.get("furthest_below")->is_false());
+    CHECK(view.get("ridge")->is_false());
+    for (const auto& row : view.get("rows")->list_value()) {
+      CHECK(row.get("fraction")->string_value() == "—");
+      CHECK(row.get("bound")->string_value() == "—");
+      CHECK(row.get("achieved")->string_value() != "—");
+    }
+    // The layer pages give no share against it, and the index links the erratum.
+    const Data layer = test::page_of(site, "layers/Conv2d.html");
+    CHECK(layer.get("roofline_blocks")->is_empty_list());
+    const Data index = test::page_of(site, "roofline.html");
+    CHECK(index.get("datasets")->list_value()[0].get("withdrawn_peak")->get("value")->string_value()
+          == "datasets/" + d.id + "-v1.html#erratum-" + d.id + "-v1-environment-peaks-compute-fp32");
+  }
+}

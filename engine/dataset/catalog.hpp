@@ -20,7 +20,8 @@ namespace layerbench::dataset {
 // Same meaning of major/minor/patch as the dataset's SchemaVersion.
 // 1.1.0 added datasets[].label; a 1.0.0 entry reads with default_label().
 // 1.2.0 added datasets[].errata (erratum.hpp); an entry without it has none.
-inline constexpr SchemaVersion k_catalog_schema_version{1, 2, 0};
+// 1.3.0: an erratum may withdraw a compute peak (environment.peaks.compute.PRECISION), one erratum per field.
+inline constexpr SchemaVersion k_catalog_schema_version{1, 3, 0};
 inline constexpr SchemaVersion k_oldest_catalog_schema_version{1, 0, 0};
 
 struct CatalogEntry

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/data_folder.hpp"
 
+#include "dataset/erratum.hpp"
 #include "dataset/io.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
@@ -83,6 +84,12 @@ std::vector<std::string> check_against_entry(const CatalogEntry& entry, const fs
   for (const auto& difference : entry_mismatches(entry, data)) {
     found.push_back(name + ": the catalog entry for " + reference(entry.id, entry.version)
                     + " does not describe this file: " + difference);
+  }
+  for (const auto& erratum : entry.errata) {
+    const auto problem = erratum_problem(erratum, data);
+    if (!problem.empty()) {
+      found.push_back(name + ": the catalog entry's erratum for " + reference(entry.id, entry.version) + ": " + problem);
+    }
   }
   return found;
 }

@@ -10,20 +10,32 @@
 
 namespace layerbench::dataset {
 
-std::string to_string(WithdrawnField field)
+std::string field_name(const Erratum& erratum)
 {
-  switch (field) {
+  switch (erratum.field) {
     case WithdrawnField::peak_memory_bytes: return "peak_memory_bytes";
+    case WithdrawnField::compute_peak: return k_compute_peak_prefix + erratum.precision;
   }
   return "peak_memory_bytes";
 }
 
-WithdrawnField parse_withdrawn_field(const std::string& text, const std::string& what)
+void parse_field_name(const std::string& text, const std::string& what, Erratum& erratum)
 {
+  const std::string prefix = k_compute_peak_prefix;
   if (text == "peak_memory_bytes") {
-    return WithdrawnField::peak_memory_bytes;
+    erratum.field = WithdrawnField::peak_memory_bytes;
+    erratum.precision.clear();
+    return;
   }
-  throw Error(what + ": \"" + text + "\" is not a field an erratum can withdraw (there is: peak_memory_bytes)");
+  // A precision is spelled as the peaks spell it: "fp32", "bf16".
+  if (text.size() > prefix.size() && text.compare(0, prefix.size(), prefix) == 0
+      && text.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789", prefix.size()) == std::string::npos) {
+    erratum.field = WithdrawnField::compute_peak;
+    erratum.precision = text.substr(prefix.size());
+    return;
+  }
+  throw Error(what + ": \"" + text + "\" is not a field an erratum can withdraw (there is: peak_memory_bytes, " + prefix
+              + "PRECISION)");
 }
 
 namespace {
@@ -55,6 +67,25 @@ std::string erratum_problem(const Erratum& erratum)
   return "";
 }
 
+std::string erratum_problem(const Erratum& erratum, const Dataset& dataset)
+{
+  if (erratum.field != WithdrawnField::compute_peak) {
+    return "";
+  }
+  const auto& environment = dataset.environment;
+  if (environment && environment->peaks && find_compute_peak(*environment->peaks, erratum.precision)) {
+    return "";
+  }
+  std::string measured;
+  if (environment && environment->peaks) {
+    for (const auto& peak : environment->peaks->compute) {
+      measured += (measured.empty() ? "" : ", ") + peak.name;
+    }
+  }
+  return "field: " + field_name(erratum) + " names a peak " + reference(dataset.id, dataset.version) + " did not measure ("
+         + (measured.empty() ? std::string("it has no compute peaks") : "its compute peaks: " + measured) + ")";
+}
+
 namespace detail {
 
 std::vector<Erratum> parse_errata(Reader& reader)
@@ -65,12 +96,12 @@ std::vector<Erratum> parse_errata(Reader& reader)
     return errata;
   }
   const auto& items = reader.array("errata");
-  std::set<WithdrawnField> fields;
+  std::set<std::string> fields;
   for (size_t i = 0; i < items.size(); ++i) {
     const auto pointer = reader.at("errata") + "/" + std::to_string(i);
     Reader item(items[i], pointer, reader.origin());
     Erratum erratum;
-    erratum.field = parse_withdrawn_field(item.text("field"), reader.origin() + ": " + item.at("field"));
+    parse_field_name(item.text("field"), reader.origin() + ": " + item.at("field"), erratum);
     erratum.reason = item.text("reason");
     erratum.date = item.text("date");
     erratum.fixed_by = item.text("fixed_by");
@@ -79,8 +110,8 @@ std::vector<Erratum> parse_errata(Reader& reader)
     if (!problem.empty()) {
       item.fail(pointer, problem);
     }
-    if (!fields.insert(erratum.field).second) {
-      item.fail(pointer, to_string(erratum.field) + " is withdrawn twice");
+    if (!fields.insert(field_name(erratum)).second) {
+      item.fail(pointer, field_name(erratum) + " is withdrawn twice");
     }
     errata.push_back(erratum);
   }
@@ -91,7 +122,7 @@ nlohmann::ordered_json errata_json(const std::vector<Erratum>& errata)
 {
   auto json = nlohmann::ordered_json::array();
   for (const auto& erratum : errata) {
-    json.push_back({{"field", to_string(erratum.field)},
+    json.push_back({{"field", field_name(erratum)},
                     {"reason", erratum.reason},
                     {"date", erratum.date},
                     {"fixed_by", erratum.fixed_by}});
@@ -111,6 +142,32 @@ bool withdraws(const std::vector<Erratum>& errata, WithdrawnField field)
   return false;
 }
 
+const Erratum* withdrawn_peak(const std::vector<Erratum>& errata, const std::string& precision)
+{
+  for (const auto& erratum : errata) {
+    if (erratum.field == WithdrawnField::compute_peak && erratum.precision == precision) {
+      return &erratum;
+    }
+  }
+  return nullptr;
+}
+
+std::string erratum_text(const Erratum& erratum)
+{
+  return "the erratum of " + erratum.date + " that withdraws " + field_name(erratum);
+}
+
+std::vector<Erratum> errata_of(const std::filesystem::path& file, const Dataset& dataset)
+{
+  const auto folder = DataFolder::folder_of(file);
+  if (!folder || dataset.version < 1) {
+    return {};
+  }
+  const auto catalog = load_catalog(DataFolder::catalog_file(*folder));
+  const auto* entry = find_entry(catalog, dataset.id, dataset.version);
+  return entry ? entry->errata : std::vector<Erratum>{};
+}
+
 void record_erratum(const std::filesystem::path& data_dir, const std::string& reference_text, const Erratum& erratum)
 {
   const auto problem = erratum_problem(erratum);
@@ -125,7 +182,8 @@ void record_erratum(const std::filesystem::path& data_dir, const std::string& re
     throw Error(lock_path.string() + ": " + lock.error());
   }
   // The folder as it stands is read, and its files verified, as publish does before it writes.
-  Catalog catalog = DataFolder::load(data_dir).catalog();
+  const auto folder = DataFolder::load(data_dir);
+  Catalog catalog = folder.catalog();
   CatalogEntry* entry = nullptr;
   for (auto& candidate : catalog.datasets) {
     if (candidate.id == named.id && candidate.version == named.version) {
@@ -135,8 +193,15 @@ void record_erratum(const std::filesystem::path& data_dir, const std::string& re
   if (!entry) {
     throw Error(reference_text + " is not in " + catalog_path.string());
   }
-  if (withdraws(entry->errata, erratum.field)) {
-    throw Error(reference_text + ": its " + to_string(erratum.field) + " is already withdrawn by an erratum");
+  for (const auto& standing : entry->errata) {
+    if (field_name(standing) == field_name(erratum)) {
+      throw Error(reference_text + ": its " + field_name(erratum) + " is already withdrawn by an erratum");
+    }
+  }
+  const auto* published = folder.find(named.id, named.version);
+  const auto against_file = published ? erratum_problem(erratum, published->data) : std::string();
+  if (!against_file.empty()) {
+    throw Error("erratum for " + reference_text + ": " + against_file);
   }
   entry->errata.push_back(erratum);
   const auto text = serialize(catalog);

@@ -3,7 +3,7 @@
 
 #include "dataset/axes.hpp"
 #include "dataset/catalog.hpp"
-#include "dataset/data_folder.hpp"
+#include "dataset/erratum.hpp"
 #include "dataset/physics.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -104,13 +104,7 @@ void require_memory_figures(const Dataset& dataset, const std::string& origin)
 
 MemoryFigures memory_figures(const std::filesystem::path& file, const Dataset& dataset)
 {
-  const auto folder = DataFolder::folder_of(file);
-  if (!folder || dataset.version < 1) {
-    return MemoryFigures::in_force;
-  }
-  const auto catalog = load_catalog(DataFolder::catalog_file(*folder));
-  const auto* entry = find_entry(catalog, dataset.id, dataset.version);
-  return entry && withdraws(entry->errata, WithdrawnField::peak_memory_bytes) ? MemoryFigures::withdrawn : MemoryFigures::in_force;
+  return withdraws(errata_of(file, dataset), WithdrawnField::peak_memory_bytes) ? MemoryFigures::withdrawn : MemoryFigures::in_force;
 }
 
 } // namespace layerbench::dataset

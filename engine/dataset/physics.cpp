@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <utility>
 
 namespace layerbench::dataset {
 
@@ -37,8 +38,22 @@ std::string origin_text(const Roofs& roofs)
   return roofs.origin == PeakOrigin::measured ? "measured" : "datasheet";
 }
 
+// Why a cell above its compute floor is or is not an error: ": no device runs above its peak, ...".
+std::pair<Severity, std::string> compute_verdict(const Cell& cell, const Erratum* withdrawn)
+{
+  if (const auto transform = transform_kernel(cell)) {
+    return {Severity::warning, "): above the direct count's floor, which does not bound it: its kernels show a transform "
+                               "algorithm that does less arithmetic (" + *transform + ")"};
+  }
+  if (withdrawn) {
+    return {Severity::warning, "): above a peak withdrawn by " + erratum_text(*withdrawn) + ", which does not bound it"};
+  }
+  return {Severity::error, "): no device runs above its peak, so the time or the peak is wrong"};
+}
+
+// `withdrawn`: the erratum that withdrew this measured peak, or null.
 void check_compute(const Cell& cell, const Layer& layer, const std::string& pointer, const Roofs& roofs,
-                   std::vector<PhysicsFinding>& findings)
+                   const Erratum* withdrawn, std::vector<PhysicsFinding>& findings)
 {
   const double flop = layer.flops_per_sample.value_or(0) * cell.batch_size;
   const double median = cell.stats->median_ms;
@@ -46,11 +61,8 @@ void check_compute(const Cell& cell, const Layer& layer, const std::string& poin
   if (flop <= 0 || median * (1 + roof_tolerance(roofs.compute_noise)) >= floor) {
     return;
   }
-  const auto transform = transform_kernel(cell);
-  const std::string verdict = transform ? "): above the direct count's floor, which does not bound it: its kernels show a "
-                                          "transform algorithm that does less arithmetic (" + *transform + ")"
-                                        : "): no device runs above its peak, so the time or the peak is wrong";
-  findings.push_back({transform ? Severity::warning : Severity::error, pointer,
+  const auto [severity, verdict] = compute_verdict(cell, withdrawn);
+  findings.push_back({severity, pointer,
                       describe_cell({cell.layer, cell.batch_size, cell.axes}) + ": " + ms(median) + " < " + ms(floor)
                         + ", the floor at the " + origin_text(roofs) + " " + roofs.precision + " peak of "
                         + util::format_rate(roofs.compute_flop_per_s, "FLOP/s") + " for " + util::format_rate(flop, "FLOP")
@@ -163,7 +175,7 @@ double roof_tolerance(std::optional<double> noise)
   return std::max(k_least_tolerance, k_noise_multiple * noise.value_or(0));
 }
 
-std::vector<PhysicsFinding> check_physics(const Dataset& dataset, const DatasheetPeaks& datasheet)
+std::vector<PhysicsFinding> check_physics(const Dataset& dataset, const DatasheetPeaks& datasheet, const std::vector<Erratum>& errata)
 {
   std::vector<PhysicsFinding> findings;
   if (dataset.kind != Kind::measured || !dataset.environment) {
@@ -194,7 +206,8 @@ std::vector<PhysicsFinding> check_physics(const Dataset& dataset, const Datashee
       continue;
     }
     const auto pointer = "/results/" + std::to_string(i) + "/stats/median_ms";
-    check_compute(cell, *layer, pointer, *roofs, findings);
+    const Erratum* withdrawn = roofs->origin == PeakOrigin::measured ? withdrawn_peak(errata, precision) : nullptr;
+    check_compute(cell, *layer, pointer, *roofs, withdrawn, findings);
     check_memory(cell, *layer, pointer, *roofs, findings);
   }
   return findings;

@@ -12,6 +12,7 @@
 
 #include "dataset/datasheet.hpp"
 #include "dataset/dataset.hpp"
+#include "dataset/erratum.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -42,8 +43,11 @@ struct PhysicsFinding
 // working set's measured level) by more than the roof's tolerance.
 // Warnings: a peak that missed its noise target; a cell above the memory roof whose working set may sit
 // in a cache whose bandwidth was not measured (files before 1.7.0); a run with neither peaks nor a
-// datasheet entry, whose times nothing bounds.
-std::vector<PhysicsFinding> check_physics(const Dataset& dataset, const DatasheetPeaks& datasheet = {});
+// datasheet entry, whose times nothing bounds; a cell above a compute peak that one of `errata` (the
+// version's, catalog.json) withdrew, naming the erratum: the peak was the error, and the cell is still
+// held to every other roof.
+std::vector<PhysicsFinding> check_physics(const Dataset& dataset, const DatasheetPeaks& datasheet = {},
+                                          const std::vector<Erratum>& errata = {});
 
 // A convolution that cuDNN ran as an FFT or Winograd transform does less arithmetic than the direct count
 // (2 * C_in * C_out * K^2 * H_out * W_out) that flops_per_sample gives, and takes a workspace of its own: an

@@ -16,8 +16,11 @@ namespace layerbench::site {
 
 inline constexpr const char* k_withdrawn_text = "withdrawn, see erratum";
 
-// "erratum-<slug>-peak_memory_bytes": the erratum's anchor on the dataset's page.
-std::string erratum_anchor(const SiteDataset& entry, dataset::WithdrawnField field);
+// "erratum-<slug>-peak_memory_bytes", "erratum-<slug>-environment-peaks-compute-fp32": the erratum's
+// anchor on the dataset's page.
+std::string erratum_anchor(const SiteDataset& entry, const dataset::Erratum& erratum);
+// Its address from a page `root` below the site's root ("", "../").
+std::string erratum_href(const SiteDataset& entry, const dataset::Erratum& erratum, const std::string& root);
 
 // Sets "memory" on `row`: the cell's peak (with `suffix`, " at BS=8"), "—" where it has none, or
 // k_withdrawn_text; and "memory_erratum": the erratum's address from a page `root` below the site's
@@ -25,7 +28,8 @@ std::string erratum_anchor(const SiteDataset& entry, dataset::WithdrawnField fie
 void set_memory(Data& row, const SiteDataset& entry, const dataset::Cell* cell, const std::string& root,
                 const std::string& suffix = "");
 
-// The errata of `entry` for its own page and its row of the datasets index: {anchor, field, date, reason, fixed_by}.
+// The errata of `entry` for its own page and its row of the datasets index: {anchor, field, consequence, date,
+// reason, fixed_by}.
 Data errata_view(const SiteDataset& entry);
 
 } // namespace layerbench::site

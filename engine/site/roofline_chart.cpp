@@ -60,16 +60,26 @@ std::string render_svg(const RooflineChart& chart)
   }
   double x_low = HUGE_VAL, x_high = 0, y_low = HUGE_VAL, y_high = 0;
   for (const auto& roof : chart.roofs) {
-    const double ridge = roof.compute_flop_per_s / roof.memory_bytes_per_s;
+    if (!roof.compute_flop_per_s) {
+      continue; // a slope alone: the points set the frame
+    }
+    const double ridge = *roof.compute_flop_per_s / roof.memory_bytes_per_s;
     x_low = std::min(x_low, ridge / 10);
     x_high = std::max(x_high, ridge * 10);
-    y_high = std::max(y_high, roof.compute_flop_per_s);
+    y_high = std::max(y_high, *roof.compute_flop_per_s);
   }
   for (const auto& point : chart.points) {
     x_low = std::min(x_low, point.intensity);
     x_high = std::max(x_high, point.intensity);
     y_low = std::min(y_low, point.flop_per_s);
     y_high = std::max(y_high, point.flop_per_s);
+  }
+  // A slope alone enters the frame where the points begin.
+  for (const auto& roof : chart.roofs) {
+    if (!roof.compute_flop_per_s) {
+      y_low = std::min(y_low, x_low * roof.memory_bytes_per_s);
+      y_high = std::max(y_high, x_low * roof.memory_bytes_per_s);
+    }
   }
   const LogRange xs = decades(x_low, x_high);
   const LogRange ys = decades(y_low, y_high);
@@ -102,23 +112,29 @@ std::string render_svg(const RooflineChart& chart)
                  " class=\"label\" transform=\"rotate(-90 16 " + px(frame.top + frame.height / 2) + ")\"");
 
   const double x_min = std::pow(10.0, xs.first), x_max = std::pow(10.0, xs.last);
-  const double y_min = std::pow(10.0, ys.first);
+  const double y_min = std::pow(10.0, ys.first), y_max = std::pow(10.0, ys.last);
   double legend_y = legend_top;
   for (const auto& roof : chart.roofs) {
-    const double ridge = roof.compute_flop_per_s / roof.memory_bytes_per_s;
-    // The slanted part starts where it enters the frame: at the left edge or at the bottom.
+    // The slanted part starts where it enters the frame: at the left edge or at the bottom. Without a
+    // compute peak it leaves the frame at the right edge or at the top.
     const double start = std::max(x_min, y_min / roof.memory_bytes_per_s);
+    const double ridge = roof.compute_flop_per_s ? *roof.compute_flop_per_s / roof.memory_bytes_per_s
+                                                 : std::min(x_max, y_max / roof.memory_bytes_per_s);
     const std::string dash = roof.stroke == Stroke::dashed  ? " stroke-dasharray=\"7 4\""
                              : roof.stroke == Stroke::dotted ? " stroke-dasharray=\"2 3\""
                                                               : "";
-    svg += "<polyline class=\"roof\" fill=\"none\" stroke=\"#111827\" stroke-width=\"2\"" + dash + " points=\""
-           + px(x_of(start)) + "," + px(y_of(start * roof.memory_bytes_per_s)) + " " + px(x_of(ridge)) + ","
-           + px(y_of(roof.compute_flop_per_s)) + " " + px(x_of(x_max)) + "," + px(y_of(roof.compute_flop_per_s)) + "\"/>\n";
+    std::string points = px(x_of(start)) + "," + px(y_of(start * roof.memory_bytes_per_s)) + " " + px(x_of(ridge)) + ","
+                         + px(y_of(ridge * roof.memory_bytes_per_s));
+    if (roof.compute_flop_per_s) {
+      points += " " + px(x_of(x_max)) + "," + px(y_of(*roof.compute_flop_per_s));
+    }
+    svg += "<polyline class=\"roof\" fill=\"none\" stroke=\"#111827\" stroke-width=\"2\"" + dash + " points=\"" + points
+           + "\"/>\n";
     svg += "<line x1=\"" + px(frame.left) + "\" y1=\"" + px(legend_y - 4) + "\" x2=\"" + px(frame.left + 28) + "\" y2=\""
            + px(legend_y - 4) + "\" stroke=\"#111827\" stroke-width=\"2\"" + dash + "/>\n";
     svg += text_at(frame.left + 36, legend_y, "start", roof.name);
-    svg += text_at(frame.left + 36, legend_y + 20, "start",
-                   util::format_rate(roof.compute_flop_per_s, "FLOP/s") + ", " + util::format_rate(roof.memory_bytes_per_s, "B/s"));
+    const std::string compute = roof.compute_flop_per_s ? util::format_rate(*roof.compute_flop_per_s, "FLOP/s") + ", " : "";
+    svg += text_at(frame.left + 36, legend_y + 20, "start", compute + util::format_rate(roof.memory_bytes_per_s, "B/s"));
     legend_y += 40;
   }
   for (const auto& point : chart.points) {

@@ -8,6 +8,7 @@
 
 #include "site/chart.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,8 @@ namespace layerbench::site {
 struct Roof
 {
   std::string name; // "measured fp32"; the legend adds its figures on a line of their own
-  double compute_flop_per_s = 0;
+  // None where the compute peak is withdrawn (an erratum): the roof is then the memory's slope alone.
+  std::optional<double> compute_flop_per_s;
   double memory_bytes_per_s = 0;
   Stroke stroke = Stroke::solid; // datasheet roofs are dashed: not what a run of ours reached; cache levels dotted
 };

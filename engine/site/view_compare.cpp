@@ -143,24 +143,80 @@ std::string devices_of(const SiteData& site, size_t base, size_t other)
   return a + " and " + b;
 }
 
+// A group of more pairs than this is folded by dataset: a reader opens the one dataset and finds the other.
+constexpr size_t k_flat_pairs = 12;
+
+Data pair_link(const SiteData& site, size_t base, size_t other, const std::string& label)
+{
+  Data pair = link(compare_path(site, base, other), label);
+  pair.set("base_slug", site.datasets[base].slug);
+  pair.set("other_slug", site.datasets[other].slug);
+  return pair;
+}
+
+// A long group's pairs under each of its datasets, in site order, each pair under both of its datasets
+// and named by the other: [{label, count, pairs}].
+Data pairs_by_dataset(const SiteData& site, const std::vector<std::pair<size_t, size_t>>& pairs)
+{
+  Data folds = list();
+  for (size_t i = 0; i < site.datasets.size(); ++i) {
+    Data links = list();
+    for (const auto& [a, b] : pairs) {
+      if (a == i || b == i) {
+        links.push_back(pair_link(site, a, b, "against " + dataset_label(site.datasets[a == i ? b : a])));
+      }
+    }
+    if (links.is_empty_list()) {
+      continue;
+    }
+    Data fold = object();
+    fold.set("label", dataset_label(site.datasets[i]));
+    fold.set("count", util::format_count(static_cast<int64_t>(links.list_value().size()), "comparison"));
+    fold.set("pairs", links);
+    folds.push_back(fold);
+  }
+  return folds;
+}
+
 // The comparisons grouped by the devices of their two datasets, pairs on one device first (a release
-// or a setting against another), so that a reader finds a pair without a script. Each link carries
-// its two slugs, which the picker looks up.
+// or a setting against another), so that a reader finds a pair without a script; a group of more than
+// k_flat_pairs is folded by dataset. Each link carries its two slugs, which the picker looks up.
 Data pair_groups(const SiteData& site, const std::vector<std::pair<size_t, size_t>>& pairs)
 {
-  Grouped groups;
+  std::vector<std::string> headings;
+  std::vector<std::vector<std::pair<size_t, size_t>>> members;
   for (const bool same : {true, false}) {
-    for (const auto& [a, b] : pairs) {
+    for (const auto& pair : pairs) {
+      const auto& [a, b] = pair;
       if ((device_text(site.datasets[a].data) == device_text(site.datasets[b].data)) != same) {
         continue;
       }
-      Data pair = link(compare_path(site, a, b), compare_title(site, a, b));
-      pair.set("base_slug", site.datasets[a].slug);
-      pair.set("other_slug", site.datasets[b].slug);
-      groups.add(devices_of(site, a, b), pair);
+      const auto heading = devices_of(site, a, b);
+      auto at = std::find(headings.begin(), headings.end(), heading);
+      if (at == headings.end()) {
+        headings.push_back(heading);
+        members.emplace_back();
+        at = headings.end() - 1;
+      }
+      members[static_cast<size_t>(at - headings.begin())].push_back(pair);
     }
   }
-  return groups.to_data("heading", "pairs", "pairs");
+  Data groups = list();
+  for (size_t g = 0; g < headings.size(); ++g) {
+    Data links = list();
+    for (const auto& [a, b] : members[g]) {
+      links.push_back(pair_link(site, a, b, compare_title(site, a, b)));
+    }
+    const bool folded = members[g].size() > k_flat_pairs;
+    Data group = object();
+    group.set("heading", headings[g]);
+    group.set("id", "pairs-" + std::to_string(g + 1));
+    group.set("count", util::format_count(static_cast<int64_t>(members[g].size()), "comparison"));
+    group.set("pairs", folded ? list() : links);
+    group.set("by_dataset", folded ? pairs_by_dataset(site, members[g]) : Data(false));
+    groups.push_back(group);
+  }
+  return groups;
 }
 
 // The picker's options: every dataset, grouped by device in site order.

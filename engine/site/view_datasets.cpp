@@ -5,6 +5,7 @@
 #include "site/setting_words.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
+#include "dataset/catalog.hpp"
 #include "dataset/citation.hpp"
 #include "dataset/rounds.hpp"
 #include "util/format.hpp"
@@ -511,6 +512,25 @@ const SiteDataset* newest_version(const SiteData& site, const SiteDataset& entry
   return newest;
 }
 
+// A version of the dataset linked from another's page: {href, label}, "v2, created 2026-11-24".
+Data version_link(const SiteDataset& version, const std::string& root)
+{
+  return link(root + dataset_path(version),
+              "v" + std::to_string(version.data.version) + ", created " + version.data.created.substr(0, version.data.created.find('T')));
+}
+
+// The version `entry` names in its `replaces` ("id@N"), where the site has it.
+const SiteDataset* replaced_version(const SiteData& site, const SiteDataset& entry)
+{
+  for (const SiteDataset* other : dataset_files(site)) {
+    if (!entry.data.replaces.empty() && dataset::reference(other->data.id, other->data.version) == entry.data.replaces
+        && other->origin == entry.origin) {
+      return other;
+    }
+  }
+  return nullptr;
+}
+
 // The marks of a row: each erratum (with the anchor that the datasets page once gave it, so old links
 // still land on the row), and a newer version that replaces it.
 Data index_notes(const SiteData& site, const SiteDataset& entry)
@@ -655,10 +675,16 @@ PageSpec datasets_page(const SiteData& site, Data base)
   return {"datasets", "datasets.html", std::move(base), ""};
 }
 
-PageSpec dataset_page(const SiteDataset& entry, Data base, const std::string& base_url)
+PageSpec dataset_page(const SiteData& site, const SiteDataset& entry, Data base, const std::string& base_url)
 {
   const std::string root = base.get("root")->string_value();
-  base.set("dataset", dataset_block(entry, base_url, root));
+  Data block = dataset_block(entry, base_url, root);
+  // A replaced version's page leads forward to the newest one, and a newer version's back to the one it replaced.
+  const SiteDataset* newer = newest_version(site, entry);
+  const SiteDataset* older = replaced_version(site, entry);
+  block.set("replaced_by", newer ? version_link(*newer, root) : Data(false));
+  block.set("replaces_link", older ? version_link(*older, root) : Data(false));
+  base.set("dataset", block);
   return {"dataset", dataset_path(entry), std::move(base), ""};
 }
 

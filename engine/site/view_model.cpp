@@ -442,7 +442,7 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
   pages.push_back(datasets_page(site, page_base(site, "datasets.html", "Datasets")));
   for (const SiteDataset* entry : dataset_files(site)) {
     const std::string title = "Dataset " + dataset_label(*entry) + " · v" + std::to_string(entry->data.version);
-    pages.push_back(dataset_page(*entry, page_base(site, dataset_path(*entry), title), base_url));
+    pages.push_back(dataset_page(site, *entry, page_base(site, dataset_path(*entry), title), base_url));
   }
   // The menu reaches one settings page; each lists them all, so every one is two taps from anywhere.
   std::vector<const SiteDataset*> with_settings;
@@ -471,7 +471,7 @@ std::vector<PageSpec> build_pages(const SiteData& site, const std::string& base_
   pages.push_back(roofline_index_page(site, page_base(site, "roofline.html", "Peaks and rooflines")));
   for (size_t i = 0; i < site.datasets.size(); ++i) {
     const auto& entry = site.datasets[i];
-    if (entry.data.kind == dataset::Kind::measured && roofs_of(site, entry)) {
+    if (has_roofline_page(entry)) {
       pages.push_back(roofline_page(site, i, page_base(site, roofline_path(entry), "Roofline: " + dataset_label(entry))));
     }
   }

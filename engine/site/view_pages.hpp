@@ -22,7 +22,7 @@ Data reproduce_steps(const SiteDataset& entry);
 // The datasets index: one table per device, a row per dataset in release and date order (groups).
 PageSpec datasets_page(const SiteData& site, Data base);
 // A dataset's own page (dataset_path): downloads, checksum, licence, methodology, provenance, citation.
-PageSpec dataset_page(const SiteDataset& entry, Data base, const std::string& base_url);
+PageSpec dataset_page(const SiteData& site, const SiteDataset& entry, Data base, const std::string& base_url);
 
 // The settings page of a dataset that measured corners of the performance-setting cube.
 bool has_settings_page(const SiteDataset& entry);

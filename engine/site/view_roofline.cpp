@@ -3,6 +3,7 @@
 
 #include "dataset/physics.hpp"
 #include "dataset/speed_class.hpp"
+#include "site/memory_figure.hpp"
 #include "site/roofline_chart.hpp"
 #include "site/view_common.hpp"
 #include "util/format.hpp"
@@ -47,6 +48,12 @@ const dataset::DatasheetDevice* datasheet_of(const SiteData& site, const Dataset
 
 bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
 
+// The erratum that withdrew the run's fp32 peak, or null: that peak then bounds nothing on the site.
+const dataset::Erratum* withdrawn_peak(const SiteDataset& entry) { return dataset::withdrawn_peak(entry.errata, k_precision); }
+
+// The run's own roofs, its fp32 peak whether withdrawn or not: where its cells sit, not what bounds them.
+std::optional<dataset::Roofs> own_roofs(const SiteDataset& entry) { return dataset::measured_roofs(entry.data, k_precision); }
+
 // What bounds a cell, with the memory level its working set is served from: "compute", "memory (L2)",
 // and for files whose cache levels were not measured, why the memory roof may not hold it.
 std::string bound_text(const CellRoofline& roofline)
@@ -72,7 +79,8 @@ std::string nominal_text(const dataset::Cell& cell)
                 : std::string();
 }
 
-Data roofline_row(const dataset::Cell& cell, const CellRoofline& roofline)
+// A cell's row; where the compute peak is withdrawn, without the bound and the share that it would set.
+Data roofline_row(const dataset::Cell& cell, const CellRoofline& roofline, const dataset::Erratum* withdrawn = nullptr)
 {
   Data row = object();
   row.set("layer", cell.layer);
@@ -87,6 +95,11 @@ Data roofline_row(const dataset::Cell& cell, const CellRoofline& roofline)
   row.set("achieved", flop_rate_text(roofline.achieved_flop_per_s));
   row.set("fraction", fraction_text(roofline.fraction));
   row.set("fraction_sort", util::format_significant(roofline.fraction, 6));
+  if (withdrawn) {
+    for (const char* key : {"bound", "bound_by", "fraction", "fraction_sort"}) {
+      row.set(key, std::string(k_missing));
+    }
+  }
   return row;
 }
 
@@ -96,11 +109,18 @@ struct Placed
   CellRoofline roofline;
 };
 
+// The cells of a roofline page. Where the compute peak is withdrawn, each is placed against the run's own
+// roofs all the same: its intensity and achieved FLOP/s do not depend on the peak; its bound is not shown.
 std::vector<Placed> placed_cells(const SiteData& site, const SiteDataset& entry)
 {
   std::vector<Placed> placed;
+  const auto roofs = own_roofs(entry);
   for (const auto& cell : entry.data.results) {
-    if (const auto roofline = roofline_of(site, entry, cell)) {
+    const dataset::Layer* layer = dataset::find_layer(entry.data, cell.layer);
+    const auto roofline = withdrawn_peak(entry) && roofs && layer && cell.axes.is_reference()
+                            ? dataset::cell_roofline(*layer, cell, *roofs)
+                            : roofline_of(site, entry, cell);
+    if (roofline) {
       placed.push_back({&cell, *roofline});
     }
   }
@@ -122,14 +142,15 @@ struct NamedPeak
   const dataset::PeakRate* peak;
   std::string what; // "fp32 FLOP/s", "L2 bandwidth (1.00 MiB)"
   std::string rate; // "1.23 TFLOP/s", "21.3 GB/s"
+  const dataset::Erratum* withdrawn = nullptr; // the erratum that withdrew a compute peak
 };
 
 // Every peak of a run: compute per precision, the memory past every cache, then each cache level.
-std::vector<NamedPeak> named_peaks(const dataset::Peaks& peaks)
+std::vector<NamedPeak> named_peaks(const dataset::Peaks& peaks, const std::vector<dataset::Erratum>& errata)
 {
   std::vector<NamedPeak> named;
   for (const auto& peak : peaks.compute) {
-    named.push_back({&peak, peak.name + " FLOP/s", flop_rate_text(peak.rate)});
+    named.push_back({&peak, peak.name + " FLOP/s", flop_rate_text(peak.rate), dataset::withdrawn_peak(errata, peak.name)});
   }
   if (peaks.memory) {
     named.push_back({&*peaks.memory, std::string(dataset::k_memory_level) + " bandwidth", bandwidth_text(peaks.memory->rate)});
@@ -141,16 +162,19 @@ std::vector<NamedPeak> named_peaks(const dataset::Peaks& peaks)
   return named;
 }
 
-Data measured_peak_rows(const dataset::Peaks& peaks, double target)
+// A withdrawn peak's row shows none of its figures (its median time would give the rate back): the rate's
+// cell links to the erratum.
+Data measured_peak_rows(const SiteDataset& entry, const std::string& root, double target)
 {
   Data rows = list();
-  for (const auto& named : named_peaks(peaks)) {
+  for (const auto& named : named_peaks(*entry.data.environment->peaks, entry.errata)) {
     Data view = object();
     view.set("what", named.what);
     view.set("operation", named.peak->operation);
-    view.set("rate", named.rate);
-    view.set("median", ms_text(named.peak->median_ms) + " ms");
-    view.set("noise", peak_noise_text(*named.peak, target));
+    view.set("rate", named.withdrawn ? std::string(k_withdrawn_text) : named.rate);
+    view.set("rate_erratum", named.withdrawn ? Data(erratum_href(entry, *named.withdrawn, root)) : Data(false));
+    view.set("median", named.withdrawn ? std::string(k_missing) : ms_text(named.peak->median_ms) + " ms");
+    view.set("noise", named.withdrawn ? std::string(k_missing) : peak_noise_text(*named.peak, target));
     view.set("samples", named.peak->samples ? std::to_string(*named.peak->samples) : std::string(k_missing));
     rows.push_back(view);
   }
@@ -161,7 +185,7 @@ Data measured_peak_rows(const dataset::Peaks& peaks, double target)
 Data noisy_peak_lines(const dataset::Peaks& peaks, double target)
 {
   Data lines = list();
-  for (const auto& named : named_peaks(peaks)) {
+  for (const auto& named : named_peaks(peaks, {})) {
     const auto& noise = named.peak->noise;
     if (!noise || named.peak->noise_target_met.value_or(true)) {
       continue;
@@ -206,7 +230,9 @@ Data dataset_peaks_view(const SiteData& site, const SiteDataset& entry, const st
   const bool has_peaks = environment && environment->peaks;
   view.set("has_measured", Data(has_peaks));
   const double target = entry.data.methodology ? entry.data.methodology->noise_target : 0;
-  view.set("measured", has_peaks ? measured_peak_rows(*environment->peaks, target) : list());
+  view.set("measured", has_peaks ? measured_peak_rows(entry, root, target) : list());
+  const auto* withdrawn = has_peaks ? withdrawn_peak(entry) : nullptr;
+  view.set("withdrawn_peak", withdrawn ? Data(labelled(withdrawn->precision, erratum_href(entry, *withdrawn, root))) : Data(false));
   const Data noisy = has_peaks ? noisy_peak_lines(*environment->peaks, target) : list();
   view.set("noisy_peaks", noisy.is_empty_list() ? Data(false) : noisy);
   view.set("caches_unmeasured", Data(has_peaks && environment->peaks->caches.empty()));
@@ -214,8 +240,7 @@ Data dataset_peaks_view(const SiteData& site, const SiteDataset& entry, const st
   view.set("no_peaks", Data(!has_peaks && !is_reference(entry)));
   const auto* device = datasheet_of(site, entry.data);
   view.set("datasheet", device ? datasheet_view(*device) : Data(false));
-  const bool chart = !is_reference(entry) && roofs_of(site, entry);
-  view.set("chart_href", chart ? Data(root + roofline_path(entry)) : Data(false));
+  view.set("chart_href", has_roofline_page(entry) ? Data(root + roofline_path(entry)) : Data(false));
   return view;
 }
 
@@ -228,12 +253,16 @@ RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std
                       "traffic), log-log, under the device's roofs: the memory bandwidth times the intensity, capped by "
                       "the fp32 compute peak; a cell whose working set fits in a cache level (a roof's \"≤\" size) is "
                       "bound by that level's roof. The table below gives every figure.";
-  if (const auto roofs = dataset::measured_roofs(entry.data, k_precision)) {
-    chart.roofs.push_back({"measured fp32, DRAM", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::solid});
+  if (const auto roofs = own_roofs(entry)) {
+    // A withdrawn peak is not drawn: the roofs are then the memory's slopes alone.
+    const bool withdrawn = withdrawn_peak(entry) != nullptr;
+    const std::optional<double> compute = withdrawn ? std::nullopt : std::optional<double>(roofs->compute_flop_per_s);
+    const std::string name = withdrawn ? "measured" : "measured fp32";
+    chart.roofs.push_back({name + ", DRAM", compute, roofs->memory_bytes_per_s, Stroke::solid});
     // A cache's roof holds only the cells whose working set fits in it; dotted, as it is not everyone's.
     for (const auto& cache : roofs->caches) {
-      chart.roofs.push_back({"measured fp32, " + cache.level + " (≤ " + util::format_bytes(*cache.size_bytes) + ")",
-                             roofs->compute_flop_per_s, cache.bytes_per_s, Stroke::dotted});
+      chart.roofs.push_back({name + ", " + cache.level + " (≤ " + util::format_bytes(*cache.size_bytes) + ")", compute,
+                             cache.bytes_per_s, Stroke::dotted});
     }
   }
   if (const auto* device = datasheet_of(site, entry.data)) {
@@ -241,12 +270,15 @@ RooflineChart chart_of(const SiteData& site, const SiteDataset& entry, const std
       chart.roofs.push_back({"datasheet fp32 (" + device->name + ")", roofs->compute_flop_per_s, roofs->memory_bytes_per_s, Stroke::dashed});
     }
   }
+  const bool shares = withdrawn_peak(entry) == nullptr;
   for (const auto& item : placed) {
+    const std::string share = shares ? ", " + fraction_text(item.roofline.fraction) + " of its "
+                                         + dataset::to_string(item.roofline.bound_by) + " bound"
+                                     : std::string();
     chart.points.push_back({item.cell->layer,
                             item.cell->layer + ", batch " + std::to_string(item.cell->batch_size) + ": "
                               + intensity_text(item.roofline.intensity) + ", " + flop_rate_text(item.roofline.achieved_flop_per_s)
-                              + ", " + fraction_text(item.roofline.fraction) + " of its " + dataset::to_string(item.roofline.bound_by)
-                              + " bound" + nominal_text(*item.cell),
+                              + share + nominal_text(*item.cell),
                             item.roofline.intensity, item.roofline.achieved_flop_per_s});
   }
   return chart;
@@ -285,7 +317,7 @@ std::string fraction_text(double value) { return trimmed_significant(value * 100
 std::optional<dataset::Roofs> roofs_of(const SiteData& site, const SiteDataset& entry)
 {
   if (!is_reference(entry)) {
-    return dataset::measured_roofs(entry.data, k_precision);
+    return withdrawn_peak(entry) ? std::nullopt : own_roofs(entry);
   }
   const auto* device = datasheet_of(site, entry.data);
   return device ? dataset::datasheet_roofs(*device, k_precision) : std::nullopt;
@@ -306,6 +338,8 @@ std::optional<CellRoofline> roofline_of(const SiteData& site, const SiteDataset&
   const dataset::Layer* ours = borrowed_layer(site, *layer);
   return ours ? dataset::cell_roofline(*ours, cell, *roofs) : std::nullopt;
 }
+
+bool has_roofline_page(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::measured && own_roofs(entry); }
 
 PageSpec roofline_index_page(const SiteData& site, Data base)
 {
@@ -330,18 +364,20 @@ PageSpec roofline_page(const SiteData& site, size_t index, Data base)
   Data view = std::move(base);
   view.set("dataset", dataset_peaks_view(site, entry, "../"));
   view.set("chart", render_svg(chart_of(site, entry, placed)));
+  const auto* withdrawn = withdrawn_peak(entry);
   Data rows = list();
   size_t memory_bound = 0;
   for (const auto& item : placed) {
-    rows.push_back(roofline_row(*item.cell, item.roofline));
+    rows.push_back(roofline_row(*item.cell, item.roofline, withdrawn));
     memory_bound += item.roofline.bound_by == Resource::memory ? 1 : 0;
   }
   view.set("rows", rows);
   view.set("cells", std::to_string(placed.size()));
   view.set("memory_bound", std::to_string(memory_bound));
+  // Without the compute peak there is no ridge, and no share of a bound to rank cells by.
   const auto roofs = roofs_of(site, entry);
-  view.set("ridge", roofs ? intensity_text(dataset::ridge_intensity(*roofs)) : std::string(k_missing));
-  view.set("furthest_below", furthest_below(placed, 3));
+  view.set("ridge", roofs ? Data(intensity_text(dataset::ridge_intensity(*roofs))) : Data(false));
+  view.set("furthest_below", withdrawn ? Data(false) : furthest_below(placed, 3));
   return {"roofline", roofline_path(entry), std::move(view), ""};
 }
 

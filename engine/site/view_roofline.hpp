@@ -29,8 +29,13 @@ PageSpec roofline_index_page(const SiteData& site, Data base);
 PageSpec roofline_page(const SiteData& site, size_t index, Data base);
 
 // The roofs a dataset's cells are held against: its own measured fp32 peaks; for a transcribed
-// reference, its device's datasheet (we did not run it). nullopt when it has neither.
+// reference, its device's datasheet (we did not run it). nullopt when it has neither, or when an
+// erratum withdrew its fp32 peak: then no page gives a cell's bound or share.
 std::optional<dataset::Roofs> roofs_of(const SiteData& site, const SiteDataset& entry);
+
+// Whether a measured dataset has a roofline page (it measured its peaks). A withdrawn fp32 peak keeps the
+// page, which then says so and draws the memory roofs alone.
+bool has_roofline_page(const SiteDataset& entry);
 
 // The roofline of one cell: a dataset's own FLOPs and bytes; a reference, which has no bytes and
 // whose printed FLOPs are often not PyTorch's, takes both from the newest measured dataset with the

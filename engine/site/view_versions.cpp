@@ -303,6 +303,7 @@ PageSpec versions_page(const SiteData& site, const VersionSeries& series, Data b
       const auto& data = releases[i].entry->data;
       const auto* cell = dataset::find_cell(data, row.layer, row.batch);
       Data item = object();
+      item.set("torch", releases[i].torch_version); // the cell's name where a phone shows it under its figure
       item.set("time", time_cell(data, cell));
       item.set("has_step", Data(i > 0));
       if (i > 0) {
