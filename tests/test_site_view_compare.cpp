@@ -84,7 +84,7 @@ TEST_CASE("site::compare_index_page long groups")
   CHECK(text(groups[0], "count") == "15 comparisons");
   CHECK(groups[0].get("pairs")->list_value().empty());
   const auto& folds = groups[0].get("by_dataset")->list_value();
-  REQUIRE(folds.size() == 6);
+  REQUIRE(folds.size() == 6); // one release and date: in site order
   CHECK(text(folds[2], "label") == "epyc-c");
   CHECK(text(folds[2], "count") == "5 comparisons");
   const auto& links = folds[2].get("pairs")->list_value();
@@ -95,6 +95,23 @@ TEST_CASE("site::compare_index_page long groups")
   CHECK(text(groups[1], "heading") == "Both on Xeon");
   CHECK(groups[1].get("by_dataset")->is_false());
   CHECK(groups[1].get("pairs")->list_value().size() == 1);
+}
+
+TEST_CASE("site::compare_index_page folds in release order")
+{
+  // Releases as numbers: 2.11.0 after 2.9.1, whatever the site's order.
+  std::vector<dataset::Dataset> datasets;
+  for (const char* torch : {"2.11.0", "2.9.1", "1.13.1", "2.0.1", "2.6.0", "2.7.1"}) {
+    auto d = on(std::string("epyc-") + torch, "EPYC");
+    d.environment->torch_version = torch;
+    datasets.push_back(d);
+  }
+  const auto page = site::compare_index_page(test::site_of(datasets), Data(Data::type::object));
+  std::vector<std::string> labels;
+  for (const auto& fold : page.view.get("groups")->list_value()[0].get("by_dataset")->list_value()) {
+    labels.push_back(text(fold, "label"));
+  }
+  CHECK(labels == std::vector<std::string>{"epyc-1.13.1", "epyc-2.0.1", "epyc-2.6.0", "epyc-2.7.1", "epyc-2.9.1", "epyc-2.11.0"});
 }
 
 TEST_CASE("site::compare_page")

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 
 namespace layerbench::site {
@@ -154,12 +155,29 @@ Data pair_link(const SiteData& site, size_t base, size_t other, const std::strin
   return pair;
 }
 
-// A long group's pairs under each of its datasets, in site order, each pair under both of its datasets
+// The order of a long group's folds: a device's datasets together, in the site's order of devices, and
+// each device's as the datasets index orders them, by release as numbers (2.11.0 after 2.9.1), then by date.
+std::vector<size_t> release_order(const SiteData& site)
+{
+  const auto key = [&](size_t i) {
+    const auto& data = site.datasets[i].data;
+    return std::make_tuple(device_rank(site, device_text(data)),
+                           release_key(data.environment ? data.environment->torch_version : std::string()), data.created, i);
+  };
+  std::vector<size_t> order(site.datasets.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  return order;
+}
+
+// A long group's pairs under each of its datasets, in release order, each pair under both of its datasets
 // and named by the other: [{label, count, pairs}].
 Data pairs_by_dataset(const SiteData& site, const std::vector<std::pair<size_t, size_t>>& pairs)
 {
   Data folds = list();
-  for (size_t i = 0; i < site.datasets.size(); ++i) {
+  for (const size_t i : release_order(site)) {
     Data links = list();
     for (const auto& [a, b] : pairs) {
       if (a == i || b == i) {
