@@ -174,6 +174,20 @@ TEST_CASE("site::methodology_page for a device type")
     CHECK(settings.find("on CUDA a profiler session leaves CUPTI attached") != std::string::npos);
     CHECK(settings.find("cuDNN benchmark mode: no") != std::string::npos);
   }
+  SUBCASE("the CPU's type and the NVIDIA driver are shown where the run recorded them (1.10.0), and only there")
+  {
+    auto data = with_cuda_clauses("cuda");
+    const auto before = test::page_view(data, "methodology.html");
+    const std::string without = rows_text(*before.get("settings")->get("environment"));
+    CHECK(without.find("CPU type") == std::string::npos);
+    CHECK(without.find("NVIDIA driver") == std::string::npos);
+    data.environment->cpu = layerbench::dataset::CpuIdentity{"AuthenticAMD", 25, 17, 1, {"avx2", "avx512f"}, "AVX512"};
+    data.environment->device.kernel_driver = "580.159.04";
+    const auto after = test::page_view(data, "methodology.html");
+    const std::string with = rows_text(*after.get("settings")->get("environment"));
+    CHECK(with.find("CPU type: AuthenticAMD family 25 model 17 stepping 1; ATen kernels AVX512; flags avx2 avx512f") != std::string::npos);
+    CHECK(with.find("NVIDIA driver: 580.159.04") != std::string::npos);
+  }
 }
 
 TEST_CASE("site::dataset_page provenance of a transcription")

@@ -40,13 +40,20 @@ Data environment_rows(const dataset::Environment& env)
   if (cuda) {
     rows.push_back(labelled("Compute capability", env.device.compute_capability));
     rows.push_back(labelled("Device memory", env.device.memory_bytes ? util::format_bytes(static_cast<double>(*env.device.memory_bytes)) : ""));
-    rows.push_back(labelled("CUDA driver", env.device.driver));
+    rows.push_back(labelled("CUDA driver API", env.device.driver));
+    if (env.device.kernel_driver) {
+      rows.push_back(labelled("NVIDIA driver", *env.device.kernel_driver));
+    }
     rows.push_back(labelled("CUDA runtime", env.device.cuda_runtime));
     rows.push_back(labelled("cuDNN", env.device.cudnn));
   }
   rows.push_back(labelled("PyTorch (LibTorch)", env.torch_version + (env.torch_git_hash.empty() ? "" : " (" + env.torch_git_hash + ")")));
   rows.push_back(labelled("Compiler", env.compiler));
   rows.push_back(labelled("CPU", env.cpu_model));
+  // Recorded from 1.10.0: one model name covers CPUs whose vector units, and so whose peaks, differ.
+  if (env.cpu) {
+    rows.push_back(labelled("CPU type", dataset::to_string(*env.cpu)));
+  }
   rows.push_back(labelled("Logical cores", env.logical_cores > 0 ? util::format_thousands(env.logical_cores) : ""));
   rows.push_back(labelled("Intra-op threads", env.threads > 0 ? util::format_thousands(env.threads) : ""));
   rows.push_back(labelled("BLAS", env.blas));
