@@ -85,6 +85,23 @@ TEST_CASE("site::featured_per_device")
     data.datasets.push_back(entry_of("cpu-epyc-torch-2-7-1", "EPYC", "2026-11-25T00:00:00Z", {1, 8, 32, 128}));
     CHECK(chosen_ids(data) == std::vector<std::string>{"xeon", "cpu-epyc-torch-2-7-1"});
   }
+  SUBCASE("two CPU types of one model name are two devices once the runs record their type (1.10.0)")
+  {
+    site::SiteData data;
+    data.datasets.push_back(entry_of("older", "AMD EPYC", "2026-11-23T00:00:00Z"));
+    auto zen4 = entry_of("zen4", "AMD EPYC", "2026-11-28T00:00:00Z");
+    zen4.data.environment->cpu = dataset::CpuIdentity{"AuthenticAMD", 25, 17, 1, {"avx512f"}, "AVX512"};
+    data.datasets.push_back(zen4);
+    data.featured = 0;
+    CHECK(site::device_text(data.datasets[1].data) == "AMD EPYC (family 25 model 17)");
+    CHECK(site::device_text(data.datasets[0].data) == "AMD EPYC");
+    CHECK(chosen_ids(data) == std::vector<std::string>{"older", "zen4"});
+    // A GPU run records its host CPU too; the device is the GPU, named as before.
+    auto gpu = entry_of("h200", "NVIDIA H200", "2026-11-28T00:00:00Z");
+    gpu.data.environment->device.type = "cuda";
+    gpu.data.environment->cpu = zen4.data.environment->cpu;
+    CHECK(site::device_text(gpu.data) == "NVIDIA H200");
+  }
   SUBCASE("a dataset of settings yields to one of the reference settings; a replaced version to its replacement")
   {
     site::SiteData data;

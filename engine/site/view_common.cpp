@@ -411,7 +411,24 @@ std::optional<std::string> transform_kernel_name(const dataset::Cell& cell)
 std::string device_text(const Dataset& data)
 {
   if (data.environment && !data.environment->device.name.empty()) {
-    return data.environment->device.name;
+    const auto& environment = *data.environment;
+    // A CPU's model name can stand for machines of different types (two "AMD EPYC" VMs here differ 2x in
+    // their fp32 peak): where the run recorded its type (1.10.0), the type is part of the device, so that
+    // datasets of two types are never shown as one device. Older files cannot say, and keep the name alone.
+    if (environment.device.type == "cpu" && environment.cpu) {
+      const auto& cpu = *environment.cpu;
+      std::string type;
+      if (cpu.family) {
+        type += "family " + std::to_string(*cpu.family);
+      }
+      if (cpu.model) {
+        type += std::string(type.empty() ? "" : " ") + "model " + std::to_string(*cpu.model);
+      }
+      if (!type.empty()) {
+        return environment.device.name + " (" + type + ")";
+      }
+    }
+    return environment.device.name;
   }
   if (data.provenance.source && !data.provenance.source->device.empty()) {
     return as_stated(data.provenance.source->device);
