@@ -169,6 +169,19 @@ TEST_CASE("dataset::check_physics")
     REQUIRE(findings.size() == 1);
     CHECK(says(findings[0], "the floor at L3 bandwidth 40.0 GB/s"));
   }
+  SUBCASE("a level whose triad timed slower than the memory's: the faster bounds it, and the message says where the set sits")
+  {
+    data = device_with_caches();
+    data.environment->peaks->caches[1].triad = peak("triad", 1.6e7, 5e9, 0.01); // L3 at 5 GB/s, under DRAM's 10
+    data.layers[0].bytes_per_sample = 1e7;                                      // 10 MB: in the 32 MiB L3
+    set_median(data, 0.5); // 20 GB/s, above both
+    const auto findings = dataset::check_physics(data);
+    REQUIRE(findings.size() == 1);
+    CHECK(says(findings[0], "the floor at DRAM bandwidth 10.0 GB/s"));
+    CHECK(says(findings[0], "(a working set that fits in the 32.0 MiB L3, whose triad timed slower than DRAM's, so the "
+                            "faster one bounds it;"));
+    CHECK(!says(findings[0], "fits in no cache"));
+  }
   SUBCASE("a file without cache levels: above the memory roof within the last-level cache is a warning")
   {
     data.layers[0].flops_per_sample = 1e3;

@@ -75,6 +75,16 @@ std::string level_text(const MemoryRoof& roof)
   return roof.size_bytes ? "the " + util::format_bytes(*roof.size_bytes) + " " + roof.level : std::string("no cache");
 }
 
+// Where the working set sits, and why its roof is another level's when it is.
+std::string fit_text(const LevelRoof& level)
+{
+  if (level.holding) {
+    return level_text(*level.holding) + ", whose triad timed slower than " + level.roof.level
+           + "'s, so the faster one bounds it";
+  }
+  return level_text(level.roof);
+}
+
 void check_memory(const Cell& cell, const Layer& layer, const std::string& pointer, const Roofs& roofs,
                   std::vector<PhysicsFinding>& findings)
 {
@@ -95,7 +105,7 @@ void check_memory(const Cell& cell, const Layer& layer, const std::string& point
   switch (level.fit) {
   case Fit::measured:
     findings.push_back({Severity::error, pointer,
-                        arithmetic + " (a working set that fits in " + level_text(level.roof) + "; "
+                        arithmetic + " (a working set that fits in " + fit_text(level) + "; "
                           + tolerance_text(level.roof.noise, roofs.origin)
                           + "): no memory moves more than its bandwidth, so the time or the peak is wrong"});
     return;

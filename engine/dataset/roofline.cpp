@@ -76,7 +76,8 @@ LevelRoof memory_roof_for(const Roofs& roofs, double bytes)
     if (dram.bytes_per_s > roof.bytes_per_s) {
       roof = dram;
     }
-    return {roof, Fit::measured};
+    const bool outer = roof.level != roofs.caches[i].level;
+    return {roof, Fit::measured, outer ? std::optional<MemoryRoof>(roofs.caches[i]) : std::nullopt};
   }
   if (roofs.unmeasured_cache_bytes && bytes <= *roofs.unmeasured_cache_bytes) {
     return {memory_roof(roofs), Fit::unmeasured_cache};

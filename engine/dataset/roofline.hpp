@@ -65,6 +65,9 @@ struct LevelRoof
 {
   MemoryRoof roof; // the memory roof where the level is unmeasured or unknown
   Fit fit = Fit::measured;
+  // The measured level that holds the working set, where the roof is another's: an outer level (or the
+  // memory) whose triad timed faster than this level's own, so it bounds the cell instead.
+  std::optional<MemoryRoof> holding;
 };
 
 // The smallest measured level that holds `bytes`, else the memory past them.
