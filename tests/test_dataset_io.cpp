@@ -271,7 +271,9 @@ TEST_CASE("dataset::parse")
     CHECK(!old.environment->cpu);
     CHECK(!old.environment->device.kernel_driver);
     CHECK(mutated_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}, {"isa", {"avx2", 3}}}; })
-          == "bad.json: /environment/cpu/isa/1: expected a flag name");
+          == "bad.json: /environment/cpu/isa/1: expected a string");
+    CHECK(mutated_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}, {"isa", {"avx2", ""}}}; })
+          == "bad.json: /environment/cpu/isa/1: expected a flag name, found an empty string");
     CHECK(mutated_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}}; })
           == "bad.json: /environment/cpu/isa: missing required field");
   }

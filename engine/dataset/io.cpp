@@ -576,12 +576,11 @@ CpuIdentity parse_cpu_identity(Reader reader)
   cpu.family = reader.optional<int>("family", &Reader::small_integer);
   cpu.model = reader.optional<int>("model", &Reader::small_integer);
   cpu.stepping = reader.optional<int>("stepping", &Reader::small_integer);
-  const auto& isa = reader.array("isa");
-  for (size_t i = 0; i < isa.size(); ++i) {
-    if (!isa[i].is_string() || isa[i].get<std::string>().empty()) {
-      reader.fail(reader.at("isa") + "/" + std::to_string(i), "expected a flag name");
+  cpu.isa = text_list(reader, "isa");
+  for (size_t i = 0; i < cpu.isa.size(); ++i) {
+    if (cpu.isa[i].empty()) {
+      reader.fail(reader.at("isa") + "/" + std::to_string(i), "expected a flag name, found an empty string");
     }
-    cpu.isa.push_back(isa[i].get<std::string>());
   }
   cpu.aten_capability = reader.optional_text("aten_capability");
   reader.done();
