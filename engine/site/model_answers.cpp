@@ -22,10 +22,6 @@ using dataset::Dataset;
 constexpr int k_old_major = 1;
 constexpr int k_new_major = 2;
 
-bool is_timed(const Cell& cell)
-{
-  return cell.status == dataset::CellStatus::ok && cell.stats && cell.stats->median_ms > 0;
-}
 
 bool wanted(const Cell& cell, const std::string& model) { return model.empty() || cell.layer == model; }
 
@@ -99,13 +95,13 @@ Data twin_rows(const SiteDataset& entry, const std::string& model, const std::st
 {
   Data rows = list();
   for (const auto& cell : entry.data.results) {
-    if (!wanted(cell, model) || !is_timed(cell) || values.count(dataset::axis_value(cell.axes, axis)) == 0) {
+    if (!wanted(cell, model) || !is_timed(&cell) || values.count(dataset::axis_value(cell.axes, axis)) == 0) {
       continue;
     }
     Axes twin_axes = cell.axes;
     dataset::set_axis(twin_axes, axis, base);
     const Cell* twin = dataset::find_cell(entry.data, cell.layer, cell.batch_size, twin_axes);
-    if (!twin || !is_timed(*twin)) {
+    if (!is_timed(twin)) {
       continue;
     }
     rows.push_back(pair_row(entry, cell, *twin));
@@ -175,7 +171,7 @@ FoundCell cell_on_release(const DeviceModels& device, const std::string& release
       continue;
     }
     const Cell* cell = dataset::find_cell(entry->data, like.layer, like.batch_size, like.axes);
-    if (cell && is_timed(*cell)) {
+    if (is_timed(cell)) {
       return {entry, cell};
     }
   }
@@ -200,7 +196,7 @@ Data release_comparison(const DeviceModels& device, const std::string& model)
       continue;
     }
     for (const auto& cell : entry->data.results) {
-      if (!wanted(cell, model) || !is_timed(cell) || cell.axes[dataset::k_mode] != dataset::GradMode::train
+      if (!wanted(cell, model) || !is_timed(&cell) || cell.axes[dataset::k_mode] != dataset::GradMode::train
           || cell_on_release(device, newer, cell).cell != &cell) {
         continue;
       }
@@ -244,7 +240,7 @@ std::string model_sample_unit(const dataset::Layer& model)
 
 std::optional<double> samples_per_second(const dataset::Cell& cell)
 {
-  if (!is_timed(cell)) {
+  if (!is_timed(&cell)) {
     return std::nullopt;
   }
   return cell.throughput_samples_per_s.value_or(cell.batch_size * 1000.0 / cell.stats->median_ms);

@@ -78,6 +78,11 @@ std::string ms_text(std::optional<double> ms)
   return trimmed_significant(*ms, 3);
 }
 
+bool is_timed(const dataset::Cell* cell)
+{
+  return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->median_ms > 0;
+}
+
 namespace {
 
 // A median at `figures` significant figures (dataset::round_to_figures: 205 at two figures is 210),
@@ -89,11 +94,6 @@ std::string figures_text(double ms, int figures)
     return util::format_thousands(static_cast<int64_t>(std::llround(rounded)));
   }
   return trimmed_significant(rounded, figures);
-}
-
-bool is_timed(const dataset::Cell* cell)
-{
-  return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->median_ms > 0;
 }
 
 const dataset::Cell* timed_reference_cell(const Dataset& data, const std::string& layer, int batch)

@@ -18,6 +18,8 @@ Data object();
 Data list();
 Data link(const std::string& href, const std::string& label);
 Data labelled(const std::string& label, const std::string& value); // {label, value}
+// A cell that was measured: status ok with a positive median (nullptr is not).
+bool is_timed(const dataset::Cell* cell);
 
 std::string layer_path(const std::string& layer); // "layers/Conv2d.html"
 
