@@ -157,6 +157,7 @@ for _ in $(seq 1200); do
     state=$(squeue -h -j "${array_id}_$task" -o %T 2> /dev/null || true)
     if [[ $state == RUNNING ]] && ((done_cells >= 1 && done_cells < $(planned "$shard"))); then
       scontrol requeue "${array_id}_$task"
+      requeued_at=$(date +%s)
       requeued=$shard
       echo "requeued task $task (shard $shard/4) with $done_cells of its $(planned "$shard") cells checkpointed"
       break 2
@@ -168,6 +169,11 @@ done
 # A requeued job waits two minutes (its begin time); let it start again now.
 pending() { [[ $(squeue -h -j "${array_id}_$((requeued - 1))" -o %T) == PENDING ]]; }
 wait_for 20 requeue pending || { echo "FAIL: task $((requeued - 1)) did not go back to pending"; exit 1; }
+# The requeue revoked the job's credential, in whole seconds: slurmd refuses a credential made in the
+# second of its revocation or before ("Killing non-startable batch job: Job credential revoked"), and the
+# task then fails and its merge is cancelled. Start it again only once two seconds have turned.
+past_revocation() { (($(date +%s) >= requeued_at + 2)); }
+wait_for 5 revocation past_revocation
 scontrol update jobid="${array_id}_$((requeued - 1))" StartTime=now
 
 merge_done() {
