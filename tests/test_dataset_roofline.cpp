@@ -155,6 +155,36 @@ TEST_CASE("dataset::memory_roof_for")
     CHECK(level.roof.bytes_per_s >= 10e9);
     CHECK(level.fit == dataset::Fit::measured);
   }
+  SUBCASE("past every cache, what the caches can keep is not held to the memory: the floor is the largest term")
+  {
+    const auto roofs = roofs_with_caches();
+    const double caches = (1 << 20) + (32 << 20);
+    const auto past = dataset::memory_roof_for(roofs, 1e8);
+    CHECK(past.retained_bytes == caches);
+    CHECK(past.retained_by == "L2 and L3 (33.0 MiB together)");
+    CHECK(past.bytes_per_s == doctest::Approx(10e9 * 1e8 / (1e8 - caches)));
+    // Far past them the caches' share fades: the memory's own bandwidth, nearly.
+    CHECK(dataset::memory_roof_for(roofs, 1e11).bytes_per_s == doctest::Approx(10e9).epsilon(0.001));
+    // Just past L2, in L3: L3's term ((bytes - 1 MiB) at 40 GB/s) or the whole at L2's 100 GB/s, the larger.
+    const auto in_l3 = dataset::memory_roof_for(roofs, 1.2e6);
+    CHECK(in_l3.roof.level == "L2");
+    CHECK(in_l3.retained_bytes == 0);
+    CHECK(in_l3.holding->level == "L3");
+    const auto deep_in_l3 = dataset::memory_roof_for(roofs, 2e7);
+    CHECK(deep_in_l3.roof.level == "L3");
+    CHECK(deep_in_l3.retained_by == "the 1.00 MiB L2");
+    CHECK(!deep_in_l3.holding);
+  }
+  SUBCASE("a datasheet's unmeasured cache keeps its size of a larger working set; within it nothing is bounded")
+  {
+    auto roofs = k_roofs;
+    roofs.unmeasured_cache_bytes = 40 << 20;
+    const auto past = dataset::memory_roof_for(roofs, 64 << 20);
+    CHECK(past.fit == dataset::Fit::measured);
+    CHECK(past.retained_by == "the 40.0 MiB cache");
+    CHECK(past.bytes_per_s == doctest::Approx(roofs.memory_bytes_per_s * 64 / 24));
+    CHECK(dataset::memory_roof_for(roofs, 40 << 20).fit == dataset::Fit::unmeasured_cache);
+  }
   SUBCASE("before 1.7.0: within the recorded last-level cache the level is unmeasured, past it the memory")
   {
     auto roofs = k_roofs;

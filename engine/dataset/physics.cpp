@@ -94,14 +94,18 @@ void check_memory(const Cell& cell, const Layer& layer, const std::string& point
   }
   const auto level = memory_roof_for(roofs, *bytes);
   const double median = cell.stats->median_ms;
-  const double floor = *bytes / level.roof.bytes_per_s * 1e3;
+  const double floor = *bytes / level.bytes_per_s * 1e3;
   if (median * (1 + roof_tolerance(level.roof.noise)) >= floor) {
     return;
   }
+  const std::string moved = level.retained_bytes > 0
+                              ? "the " + util::format_bytes(*bytes - level.retained_bytes) + " of its "
+                                  + util::format_bytes(*bytes) + " moved that " + level.retained_by + " cannot keep"
+                              : util::format_bytes(*bytes) + " moved";
   const std::string arithmetic = describe_cell({cell.layer, cell.batch_size, cell.axes}) + ": " + ms(median) + " < "
                                  + ms(floor) + ", the floor at " + level.roof.level + " bandwidth "
                                  + util::format_rate(level.roof.bytes_per_s, "B/s") + " (" + origin_text(roofs) + ") for "
-                                 + util::format_bytes(*bytes) + " moved";
+                                 + moved;
   switch (level.fit) {
   case Fit::measured:
     findings.push_back({Severity::error, pointer,

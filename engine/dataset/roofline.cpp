@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "dataset/roofline.hpp"
 
+#include "util/format.hpp"
+
 #include <algorithm>
 
 namespace layerbench::dataset {
@@ -57,33 +59,89 @@ MemoryRoof memory_roof(const Roofs& roofs)
   return {k_memory_level, std::nullopt, roofs.memory_bytes_per_s, roofs.memory_noise, std::nullopt};
 }
 
+namespace {
+
+// The levels the traffic may come from, smallest first, the memory last; an unmeasured level's bandwidth
+// is none.
+struct Level
+{
+  MemoryRoof roof;
+  bool measured = true;
+};
+
+std::vector<Level> levels_of(const Roofs& roofs)
+{
+  std::vector<Level> levels;
+  for (const auto& cache : roofs.caches) {
+    levels.push_back({cache, true});
+  }
+  if (roofs.unmeasured_cache_bytes) {
+    levels.push_back({{"cache", roofs.unmeasured_cache_bytes, 0, std::nullopt, std::nullopt}, false});
+  }
+  levels.push_back({memory_roof(roofs), true});
+  return levels;
+}
+
+std::string retained_text(const std::vector<Level>& levels, size_t count, double bytes)
+{
+  if (count == 1) {
+    return "the " + util::format_bytes(*levels[0].roof.size_bytes) + " " + levels[0].roof.level;
+  }
+  std::string names;
+  for (size_t i = 0; i < count; ++i) {
+    names += (i == 0 ? "" : i + 1 == count ? " and " : ", ") + levels[i].roof.level;
+  }
+  return names + " (" + util::format_bytes(bytes) + " together)";
+}
+
+} // namespace
+
 LevelRoof memory_roof_for(const Roofs& roofs, double bytes)
 {
-  for (size_t i = 0; i < roofs.caches.size(); ++i) {
-    if (bytes > *roofs.caches[i].size_bytes) {
-      continue;
-    }
-    // A working set that fits in a level moves at least as fast as it would from any level outside it:
-    // the fastest of them bounds it, so one triad timed low (descheduled on a busy machine) cannot
-    // make a cell impossible that the outer levels allow.
-    auto roof = roofs.caches[i];
-    for (size_t outer = i + 1; outer < roofs.caches.size(); ++outer) {
-      if (roofs.caches[outer].bytes_per_s > roof.bytes_per_s) {
-        roof = roofs.caches[outer];
+  if (roofs.caches.empty() && !roofs.unmeasured_cache_bytes) {
+    return {memory_roof(roofs), Fit::unknown, std::nullopt, 0, "", roofs.memory_bytes_per_s};
+  }
+  const auto levels = levels_of(roofs);
+  // Term i: the bytes the i innermost levels cannot keep, at the fastest bandwidth beyond them. It bounds
+  // nothing where a level beyond them is unmeasured (its share may move at any rate).
+  double retained = 0;
+  double floor = 0;
+  std::optional<size_t> best_level;
+  size_t best_count = 0;
+  double best_retained = 0;
+  for (size_t i = 0; i < levels.size() && retained < bytes; ++i) {
+    std::optional<size_t> fastest;
+    bool bounded = true;
+    for (size_t j = i; j < levels.size(); ++j) {
+      bounded = bounded && levels[j].measured;
+      if (!fastest || levels[j].roof.bytes_per_s > levels[*fastest].roof.bytes_per_s) {
+        fastest = j;
       }
     }
-    const auto dram = memory_roof(roofs);
-    if (dram.bytes_per_s > roof.bytes_per_s) {
-      roof = dram;
+    const double term = (bytes - retained) / levels[*fastest].roof.bytes_per_s;
+    if (bounded && term > floor) {
+      floor = term;
+      best_level = fastest;
+      best_count = i;
+      best_retained = retained;
     }
-    const bool outer = roof.level != roofs.caches[i].level;
-    return {roof, Fit::measured, outer ? std::optional<MemoryRoof>(roofs.caches[i]) : std::nullopt};
+    if (levels[i].roof.size_bytes) {
+      retained += *levels[i].roof.size_bytes;
+    }
   }
-  if (roofs.unmeasured_cache_bytes && bytes <= *roofs.unmeasured_cache_bytes) {
-    return {memory_roof(roofs), Fit::unmeasured_cache};
+  if (!best_level) {
+    return {memory_roof(roofs), Fit::unmeasured_cache, std::nullopt, 0, "", roofs.memory_bytes_per_s};
   }
-  const bool sizes_known = !roofs.caches.empty() || roofs.unmeasured_cache_bytes;
-  return {memory_roof(roofs), sizes_known ? Fit::measured : Fit::unknown};
+  LevelRoof result{levels[*best_level].roof, Fit::measured, std::nullopt, best_retained, "", bytes / floor};
+  if (best_count > 0) {
+    result.retained_by = retained_text(levels, best_count, best_retained);
+  }
+  const auto holds = std::find_if(roofs.caches.begin(), roofs.caches.end(),
+                                  [&](const MemoryRoof& cache) { return bytes <= *cache.size_bytes; });
+  if (holds != roofs.caches.end() && holds->level != result.roof.level) {
+    result.holding = *holds;
+  }
+  return result;
 }
 
 double ridge_intensity(const Roofs& roofs) { return roofs.compute_flop_per_s / roofs.memory_bytes_per_s; }
@@ -109,7 +167,7 @@ std::optional<CellRoofline> cell_roofline(const Layer& layer, const Cell& cell, 
   result.bytes = bytes;
   result.intensity = result.flop / result.bytes;
   result.memory = memory_roof_for(roofs, bytes);
-  const double memory_bound = result.intensity * result.memory.roof.bytes_per_s;
+  const double memory_bound = result.intensity * result.memory.bytes_per_s;
   result.bound_by = memory_bound < roofs.compute_flop_per_s ? Resource::memory : Resource::compute;
   result.bound_flop_per_s = std::min(memory_bound, roofs.compute_flop_per_s);
   result.achieved_flop_per_s = result.flop / (cell.stats->median_ms / 1000.0);

@@ -63,14 +63,25 @@ enum class Fit {
 
 struct LevelRoof
 {
-  MemoryRoof roof; // the memory roof where the level is unmeasured or unknown
+  MemoryRoof roof; // the level whose bandwidth bounds the traffic; the memory roof where unmeasured or unknown
   Fit fit = Fit::measured;
   // The measured level that holds the working set, where the roof is another's: an outer level (or the
-  // memory) whose triad timed faster than this level's own, so it bounds the cell instead.
+  // memory) whose triad timed faster than this level's own, or an inner one no byte outruns.
   std::optional<MemoryRoof> holding;
+  // What the levels inside `roof` may keep between passes, at most: the sum of their sizes (an exclusive
+  // hierarchy's capacity; more than an inclusive one keeps). 0 where the whole working set is held to
+  // `roof`. The cell moves at least bytes - retained_bytes at roof's bandwidth or less.
+  double retained_bytes = 0;
+  std::string retained_by; // "the 1.00 MiB L2", "L2 and L3 (34.0 MiB together)", "the 40.0 MiB cache"
+  double bytes_per_s = 0;  // the working set's bytes over its floor time: roof's bandwidth where nothing is retained
 };
 
-// The smallest measured level that holds `bytes`, else the memory past them.
+// The floor on the time of `bytes` of traffic, whatever the caches' replacement policy: with the levels
+// smallest first and R_i the capacity of the i innermost, at least bytes - R_i of it comes from beyond
+// them, no faster than the fastest level there, so time >= max_i (bytes - R_i) / max_{j >= i} bandwidth_j.
+// A level whose bandwidth was not measured lets its share through unbounded. i = 0 is the smallest
+// level that holds the working set bounding it whole (or a faster outer one); a working set past every
+// cache is held to the memory for what no cache can keep.
 LevelRoof memory_roof_for(const Roofs& roofs, double bytes);
 // The memory past every cache as a MemoryRoof.
 MemoryRoof memory_roof(const Roofs& roofs);
