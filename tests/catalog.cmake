@@ -11,3 +11,9 @@ else()
            COMMAND sh -c "echo 'SKIPPED: the copies are checked against a build with LibTorch and LAYERBENCH_PYTHON set'; exit 77")
 endif()
 set_tests_properties(catalog/copies PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+# The catalog is torch-free and below bench; the dataset, site and serve layers reach it without bench
+# (STYLE.md, "The shape of LayerBench"). A `#include "bench/..."` in any of them fails here, naming it.
+add_test(NAME catalog/no_bench_includes
+         COMMAND sh -c "! grep -rn '#include \"bench/' engine/catalog engine/dataset engine/site engine/serve"
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})

@@ -1,7 +1,7 @@
 // The CUDA measuring method on a real GPU (CTest device/cuda_method, built with
 // -DLAYERBENCH_DEVICE_TESTS=ON; skipped with the reason where there is no GPU). Never asserts a timing,
 // only that each part ran and recorded what it should.
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/cuda_backend.hpp"
 #include "bench/cuda_variants.hpp"
 #include "bench/measure.hpp"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The whole models' matrix FLOPs, summed from their inventories (engine/bench/models/inventory.cpp), equal
+"""The whole models' matrix FLOPs, summed from their inventories (engine/catalog/models/inventory.cpp), equal
 what torch.utils.flop_counter.FlopCounterMode counts for torchvision's resnet50 and transformers' BertModel
 (one sample, eval, on the meta device: nothing is computed or downloaded).
 

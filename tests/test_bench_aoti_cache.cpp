@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/aoti_cache.hpp"
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/detail/builder.hpp"
 #include "bench/cpu_backend.hpp"
 #include "bench/measure.hpp"

@@ -1,4 +1,4 @@
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/detail/builder.hpp"
 
 #include "util/error.hpp"

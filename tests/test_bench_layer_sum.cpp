@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/layer_sum.hpp"
+#include "catalog/models/layer_sum.hpp"
 
 #include "bench/cpu_backend.hpp"
 #include "bench/detail/models/uses.hpp"
 #include "bench/measure.hpp"
-#include "bench/models/entries.hpp"
+#include "catalog/models/entries.hpp"
 #include "bench/runner.hpp"
 #include "util/error.hpp"
 

@@ -1,6 +1,6 @@
 #include "bench/detail/measurers.hpp"
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/cpu_backend.hpp"
 
 #include <doctest/doctest.h>

@@ -1,12 +1,12 @@
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/cpu_backend.hpp"
 #include "bench/measure.hpp"
 #include "bench/detail/builder.hpp"
 #include "bench/detail/models/bert.hpp"
 #include "bench/detail/models/resnet.hpp"
 #include "bench/detail/models/weights.hpp"
-#include "bench/models/entries.hpp"
-#include "bench/models/inventory.hpp"
+#include "catalog/models/entries.hpp"
+#include "catalog/models/inventory.hpp"
 
 #include "util/error.hpp"
 

@@ -7,6 +7,7 @@
 
 #include "bench/device_kind.hpp"
 #include "bench/statistics.hpp"
+#include "catalog/traits.hpp"
 #include "dataset/axes.hpp"
 
 #include <optional>
@@ -15,21 +16,6 @@
 #include <vector>
 
 namespace layerbench::bench {
-
-// What the support rules need to know of a layer.
-enum class InputRank { four_d, other }; // channels_last is a layout of 4-D tensors
-
-// How a train corner is timed: a layer's step and then its parts; a whole model's step, or a model's
-// layer in its layer sum (forward and backward), as one.
-enum class TrainTiming { step_and_parts, step };
-
-struct LayerTraits
-{
-  std::string name;
-  InputRank rank = InputRank::other;
-  bool model = false; // a whole model (bench/models/entries.hpp)
-  TrainTiming train = TrainTiming::step_and_parts;
-};
 
 // Why `axes` cannot be measured for this layer on this device, or nullopt when it can. An
 // unsupported corner is recorded as a skipped cell with this reason, never an error.

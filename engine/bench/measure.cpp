@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/measure.hpp"
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/cell_body.hpp"
 #include "bench/detail/corner.hpp"

@@ -11,7 +11,7 @@
 
 namespace layerbench::bench {
 
-struct LayerSpec; // bench/catalog.hpp
+struct LayerSpec; // catalog/catalog.hpp
 
 // Builds the entry's module on the CPU and counts its parameters (bench/detail/builders.cpp): the count
 // does not depend on the device, and the CPU always has room for the module.

@@ -2,7 +2,7 @@
 #include "bench/runner.hpp"
 
 #include "bench/aoti_cache.hpp"
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/checkpoint.hpp"
 #include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/canary.hpp"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/shard_plan.hpp"
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "dataset/io.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"

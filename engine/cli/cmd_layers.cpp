@@ -5,7 +5,7 @@
 
 #if LAYERBENCH_WITH_TORCH
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/measure.hpp"
 #include "dataset/axes.hpp"
 #include "dataset/io.hpp"

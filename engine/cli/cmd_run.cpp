@@ -5,7 +5,7 @@
 
 #if LAYERBENCH_WITH_TORCH
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/cpu_memory.hpp"
 #include "bench/runner.hpp"
 #include "bench/shard_plan.hpp"

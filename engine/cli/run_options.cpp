@@ -3,8 +3,8 @@
 
 #if LAYERBENCH_WITH_TORCH
 
-#include "bench/catalog.hpp"
-#include "bench/models/layer_sum.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/models/layer_sum.hpp"
 #include "bench/runner.hpp"
 #include "dataset/axes.hpp"
 #include "dataset/batch_sizes.hpp"

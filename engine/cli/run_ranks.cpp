@@ -3,7 +3,7 @@
 
 #if LAYERBENCH_WITH_TORCH
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "bench/ddp/launcher.hpp"
 #include "bench/ddp/rank_capacity.hpp"
 #include "bench/device.hpp"

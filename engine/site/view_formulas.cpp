@@ -2,7 +2,7 @@
 // The formulas page: every layer's parameter and FLOP formula on one page, with a note on what the
 // formula leaves out and figures computed from the featured dataset.
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 #include "dataset/batch_sizes.hpp"
 #include "site/figure_flag.hpp"
 #include "site/view_common.hpp"
@@ -22,7 +22,7 @@ using dataset::Dataset;
 using bench::LayerNote;
 using bench::NoteClaim;
 
-// LayerBench's note on a layer (bench/catalog.cpp), or nullptr for a layer without one.
+// LayerBench's note on a layer (catalog/catalog.cpp), or nullptr for a layer without one.
 const LayerNote* note_of(const std::string& layer)
 {
   const auto* entry = bench::find_entry(layer);

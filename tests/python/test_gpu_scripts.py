@@ -249,7 +249,7 @@ class ValidationReportErrors(unittest.TestCase):
 
 
 class LayersCatalog(unittest.TestCase):
-    """The Python twins must have the C++ catalog's shapes (engine/bench/catalog.cpp)."""
+    """The Python twins must have the C++ catalog's shapes (engine/catalog/catalog.cpp)."""
 
     OUTPUT_SHAPES = {
         "Conv2d": (2, 128, 30, 30), "Conv1d": (2, 512, 96), "ConvTranspose2d": (2, 64, 34, 34),

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// How a catalog entry (bench/catalog.hpp) is built in LibTorch: its module and a batch of input on a
+// How a catalog entry (catalog/catalog.hpp) is built in LibTorch: its module and a batch of input on a
 // device, and for a whole model the training step a train corner times. The builders themselves are in
-// builders.cpp (the layers, from bench/catalog_shapes.hpp) and models/instances.cpp (the whole models).
+// builders.cpp (the layers, from catalog/shapes.hpp) and models/instances.cpp (the whole models).
 
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 
 #include <torch/torch.h>
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "bench/detail/builder.hpp"
 
-#include "bench/catalog_shapes.hpp"
+#include "catalog/shapes.hpp"
 #include "bench/detail/attention.hpp"
 #include "bench/detail/models/instances.hpp"
 #include "bench/detail/models/uses.hpp"
-#include "bench/models/entries.hpp"
+#include "catalog/models/entries.hpp"
 
 #include "util/error.hpp"
 
@@ -140,7 +140,7 @@ Instance dropout(int64_t batch, torch::Device device)
 
 using Builder = Instance (*)(int64_t batch, torch::Device device);
 
-// The fourteen layers of bench/catalog.cpp, by name.
+// The fourteen layers of catalog/catalog.cpp, by name.
 const std::map<std::string, Builder>& layer_builders()
 {
   static const std::map<std::string, Builder> builders = {

@@ -13,7 +13,7 @@
 //
 // A LibTorch builder, internal to engine/bench like the layers' builders in bench/detail/builders.cpp.
 
-#include "bench/models/config.hpp"
+#include "catalog/models/config.hpp"
 
 #include <torch/torch.h>
 

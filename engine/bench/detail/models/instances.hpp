@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The whole models built in LibTorch with their inputs and training step (bench/models/entries.hpp says
+// The whole models built in LibTorch with their inputs and training step (catalog/models/entries.hpp says
 // what each cell runs): ResNet on random images and class labels, BERT on random token ids with
 // masked-LM and next-sentence labels. The data comes from a fixed seed, the same in every run.
 
 #include "bench/detail/builder.hpp"
-#include "bench/models/config.hpp"
+#include "catalog/models/config.hpp"
 
 namespace layerbench::bench::models {
 

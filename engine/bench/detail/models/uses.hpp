@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// One use of a layer inside a whole model (bench/models/model_use.hpp) built in LibTorch at the model's
-// own shapes, for the model's layer sum (bench/models/layer_sum.hpp): the one place where a use becomes
+// One use of a layer inside a whole model (catalog/models/model_use.hpp) built in LibTorch at the model's
+// own shapes, for the model's layer sum (catalog/models/layer_sum.hpp): the one place where a use becomes
 // torch.
 
 #include "bench/detail/builder.hpp"
-#include "bench/models/model_use.hpp"
+#include "catalog/models/model_use.hpp"
 
 namespace layerbench::bench::models {
 

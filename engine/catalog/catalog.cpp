@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "bench/catalog.hpp"
+#include "catalog/catalog.hpp"
 
-#include "bench/catalog_shapes.hpp"
-#include "bench/models/entries.hpp"
-#include "bench/models/layer_sum.hpp"
+#include "catalog/shapes.hpp"
+#include "catalog/models/entries.hpp"
+#include "catalog/models/layer_sum.hpp"
 
 #include "util/error.hpp"
 #include "util/suggest.hpp"

@@ -2,7 +2,7 @@
 #pragma once
 
 // The whole models' configurations, torch-free: what the catalog describes and counts
-// (bench/models/entries.hpp, inventory.hpp) and what the LibTorch builders build
+// (catalog/models/entries.hpp, inventory.hpp) and what the LibTorch builders build
 // (bench/detail/models/resnet.hpp, bert.hpp).
 
 #include <array>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/inventory.hpp"
+#include "catalog/models/inventory.hpp"
 
 #include <array>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/entries.hpp"
+#include "catalog/models/entries.hpp"
 
-#include "bench/models/inventory.hpp"
+#include "catalog/models/inventory.hpp"
 
 #include "util/error.hpp"
 

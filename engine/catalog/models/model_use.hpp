@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// One use of a layer inside a whole model in a form that can be built (bench/models/layer_sum.hpp):
+// One use of a layer inside a whole model in a form that can be built (catalog/models/layer_sum.hpp):
 // the inventory's text, which published datasets hold, beside what a builder needs, the module's kind
 // and options and the input of one sample. Torch-free, so that the inventory stays plain data.
 

@@ -6,8 +6,8 @@
 // model's layers[].contains, built at the model's own shapes, so that a run measures the model and its
 // layers side by side and the site sets the model's time beside the sum of count x layer time.
 
-#include "bench/catalog.hpp"
-#include "bench/models/model_use.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/models/model_use.hpp"
 
 #include <string>
 #include <vector>

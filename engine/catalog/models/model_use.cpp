@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/model_use.hpp"
+#include "catalog/models/model_use.hpp"
 
 namespace layerbench::bench::models {
 

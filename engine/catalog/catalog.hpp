@@ -4,7 +4,7 @@
 // The benchmark's layers and whole models: one entry each, torch-free. An entry holds what a reader
 // and the site need (its configuration text, its parameter, FLOP and byte formulas, its input rank,
 // LayerBench's note on it); how it is built in LibTorch lives apart, in bench/detail/builders.cpp, from
-// the same numbers (bench/catalog_shapes.hpp). Adding a layer is adding its entry and its builder; a
+// the same numbers (catalog/shapes.hpp). Adding a layer is adding its entry and its builder; a
 // test checks that every entry has one.
 //
 // FLOP convention (also written into every dataset's methodology):
@@ -19,7 +19,7 @@
 //    memory movement (Embedding is a lookup: 0), and the head-averaged attention weights that
 //    nn::MultiheadAttention also returns.
 
-#include "bench/axes_plan.hpp"
+#include "catalog/traits.hpp"
 #include "dataset/dataset.hpp"
 
 #include <cstdint>
@@ -82,12 +82,12 @@ struct LayerSpec
   BytesFormula bytes;
   // channels_last applies to the layers with a 4-D input (bench/axes_plan.hpp).
   InputRank rank = InputRank::other;
-  // Whole models (bench/models/entries.hpp): what they contain, and what a train corner's step runs.
+  // Whole models (catalog/models/entries.hpp): what they contain, and what a train corner's step runs.
   dataset::LayerKind kind = dataset::LayerKind::layer;
   std::vector<dataset::LayerUse> contains;
   std::string train_step;
   LayerNote note;
-  // A model's layer (bench/models/layer_sum.hpp): which use of which model it is.
+  // A model's layer (catalog/models/layer_sum.hpp): which use of which model it is.
   std::optional<dataset::ModelPart> part_of;
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
@@ -96,7 +96,7 @@ struct LayerSpec
 // The fourteen layers of the reference table, in its order.
 const std::vector<LayerSpec>& catalog();
 
-// The whole models measured beside them (bench/models/entries.hpp): ResNet50, BertBase, BertLarge and
+// The whole models measured beside them (catalog/models/entries.hpp): ResNet50, BertBase, BertLarge and
 // the small variants the tests run, ResNetTiny and BertTiny.
 const std::vector<LayerSpec>& model_catalog();
 

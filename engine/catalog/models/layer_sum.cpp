@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/layer_sum.hpp"
+#include "catalog/models/layer_sum.hpp"
 
-#include "bench/models/entries.hpp"
+#include "catalog/models/entries.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
 #include "util/suggest.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "bench/models/config.hpp"
+#include "catalog/models/config.hpp"
 
 namespace layerbench::bench::models {
 

@@ -13,9 +13,9 @@
 // 15% of the tokens plus next-sentence) with AdamW (lr 1e-4, weight decay 0.01). The learning rates are
 // small so that thousands of timed steps on random data keep the weights finite.
 
-#include "bench/catalog.hpp"
-#include "bench/models/config.hpp"
-#include "bench/models/model_use.hpp"
+#include "catalog/catalog.hpp"
+#include "catalog/models/config.hpp"
+#include "catalog/models/model_use.hpp"
 
 #include <string>
 #include <vector>
@@ -30,7 +30,7 @@ const ResNetOptions* resnet_options(const std::string& name);
 const BertConfig* bert_config(const std::string& name);
 
 // A model's inventory in a form that can be built, in the order of its layers[].contains (its layer
-// sum, bench/models/layer_sum.hpp). Throws Error for a name that is no model.
+// sum, catalog/models/layer_sum.hpp). Throws Error for a name that is no model.
 std::vector<ModelUse> model_uses(const std::string& model);
 
 } // namespace layerbench::bench::models
