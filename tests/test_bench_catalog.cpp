@@ -4,6 +4,7 @@
 #include "util/error.hpp"
 
 #include <doctest/doctest.h>
+#include <algorithm>
 #include <map>
 
 using namespace layerbench::bench;
@@ -66,10 +67,33 @@ TEST_CASE("bench::catalog")
     for (const auto& spec : catalog()) {
       CAPTURE(spec.name);
       auto instance = layerbench::bench::detail::instantiate(spec, 2, torch::kCPU);
+      CHECK(instance.input.sizes().vec() == spec.input_dims(2));
       const auto output = instance.forward();
       CHECK(output.defined());
       CHECK(output.numel() > 0);
     }
+  }
+  SUBCASE("the input shape's text is the parameters' input dimensions, and channels_last applies to the 4-D ones")
+  {
+    std::vector<std::string> four_d;
+    for (const auto& spec : catalog()) {
+      CAPTURE(spec.name);
+      // "512 x B x 512 (query = key = value)": the dimensions before any remark, B the batch.
+      const auto text = spec.input_shape.substr(0, spec.input_shape.find(" ("));
+      std::vector<int64_t> dims;
+      for (size_t begin = 0; begin <= text.size();) {
+        const auto end = std::min(text.find(" x ", begin), text.size());
+        const auto dim = text.substr(begin, end - begin);
+        dims.push_back(dim == "B" ? 3 : std::stoll(dim));
+        begin = end + 3;
+      }
+      CHECK(dims == spec.input_dims(3));
+      if (spec.rank == InputRank::four_d) {
+        four_d.push_back(spec.name);
+      }
+    }
+    CHECK(four_d == std::vector<std::string>{"Conv2d", "ConvTranspose2d", "BatchNorm2d", "MaxPool2d", "AvgPool2d"});
+    CHECK(model_catalog().front().input_dims(1).empty());
   }
   SUBCASE("unknown names are usage errors with a hint")
   {

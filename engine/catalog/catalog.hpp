@@ -4,8 +4,9 @@
 // The benchmark's layers and whole models: one entry each, torch-free. An entry holds what a reader
 // and the site need (its configuration text, its parameter, FLOP and byte formulas, its input rank,
 // LayerBench's note on it); how it is built in LibTorch lives apart, in bench/detail/builders.cpp, from
-// the same numbers (catalog/shapes.hpp). Adding a layer is adding its entry and its builder; a
-// test checks that every entry has one.
+// the same parameters (the entry's `shape`, catalog/shapes.hpp), chosen by their type. Adding a layer is
+// its parameters' type, its entry and its builder (docs/catalog.md); a layer type without a builder does
+// not compile.
 //
 // FLOP convention (also written into every dataset's methodology):
 //  - matrix work: 2 FLOPs per multiply-accumulate in matrix products, convolutions and attention
@@ -19,6 +20,7 @@
 //    memory movement (Embedding is a lookup: 0), and the head-averaged attention weights that
 //    nn::MultiheadAttention also returns.
 
+#include "catalog/shapes.hpp"
 #include "catalog/traits.hpp"
 #include "dataset/dataset.hpp"
 
@@ -89,6 +91,11 @@ struct LayerSpec
   LayerNote note;
   // A model's layer (catalog/models/layer_sum.hpp): which use of which model it is.
   std::optional<dataset::ModelPart> part_of;
+  // A layer's parameters (catalog/shapes.hpp), which its builder builds; none for a model or a model's layer.
+  shapes::LayerShape shape;
+
+  // The input's dimensions at `batch`, the input shape's text with numbers; empty where shape is none.
+  shapes::Dims input_dims(int64_t batch) const { return shapes::input_dims(shape, batch); }
 
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };

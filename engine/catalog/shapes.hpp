@@ -1,44 +1,57 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The catalog's layer configurations as numbers: what catalog.cpp's formulas count and
-// bench/detail/builders.cpp builds, so that the two cannot drift apart. Torch-free.
+// Each layer's parameters, one type per layer, with the reference page's configuration as their
+// defaults and the input shape as a function of them and the batch. The catalog's descriptor
+// (catalog/catalog.cpp) counts them in its formulas; bench/detail/builders.cpp builds the module from
+// the same value, chosen by its type: a layer type without a builder does not compile. Torch-free.
 
 #include <cstdint>
+#include <type_traits>
+#include <variant>
+#include <vector>
 
 namespace layerbench::bench::shapes {
 
+using Dims = std::vector<int64_t>;
+
 struct Conv2d
 {
-  int64_t c_in, c_out, k, h, w;
+  int64_t c_in = 64, c_out = 128, k = 3, h = 32, w = 32;
+
+  Dims input(int64_t batch) const { return {batch, c_in, h, w}; }
 };
-constexpr Conv2d k_conv2d{64, 128, 3, 32, 32};
 
 struct Conv1d
 {
-  int64_t c_in, c_out, k, length;
+  int64_t c_in = 256, c_out = 512, k = 5, length = 100;
+
+  Dims input(int64_t batch) const { return {batch, c_in, length}; }
 };
-constexpr Conv1d k_conv1d{256, 512, 5, 100};
 
 struct ConvTranspose2d
 {
-  int64_t c_in, c_out, k, stride, h, w;
+  int64_t c_in = 128, c_out = 64, k = 4, stride = 2, h = 16, w = 16;
+
+  Dims input(int64_t batch) const { return {batch, c_in, h, w}; }
 };
-constexpr ConvTranspose2d k_conv_transpose2d{128, 64, 4, 2, 16, 16};
 
 struct Linear
 {
-  int64_t in, out;
+  int64_t in = 4096, out = 4096;
+
+  Dims input(int64_t batch) const { return {batch, in}; }
 };
-constexpr Linear k_linear{4096, 4096};
 
 // Recurrent layers: gates G (4 for LSTM, 3 for GRU), hidden size H, L layers, D directions, T steps.
-// Layer l > 1 reads the D*H outputs of the layer below.
+// Layer l > 1 reads the D*H outputs of the layer below. Sequence first, as nn.LSTM and nn.GRU default.
 struct Recurrent
 {
-  int64_t gates, input, hidden, layers, directions, steps;
+  int64_t gates, input_size, hidden, layers, directions, steps;
 
-  int64_t layer_input(int64_t layer) const { return layer == 0 ? input : hidden * directions; }
+  Dims input(int64_t batch) const { return {steps, batch, input_size}; }
+
+  int64_t layer_input(int64_t layer) const { return layer == 0 ? input_size : hidden * directions; }
 
   int64_t params() const
   {
@@ -64,13 +77,22 @@ struct Recurrent
   }
 };
 
-constexpr Recurrent k_lstm{4, 512, 256, 2, 2, 100};
-constexpr Recurrent k_gru{3, 512, 256, 2, 1, 100};
+struct Lstm : Recurrent
+{
+  constexpr Lstm() : Recurrent{4, 512, 256, 2, 2, 100} {}
+};
 
-// Attention over S tokens of width d with h heads.
+struct Gru : Recurrent
+{
+  constexpr Gru() : Recurrent{3, 512, 256, 2, 1, 100} {}
+};
+
+// Attention over S tokens of width d with h heads, sequence first.
 struct Attention
 {
-  int64_t d, heads, seq;
+  int64_t d = 512, heads = 8, seq = 512;
+
+  Dims input(int64_t batch) const { return {seq, batch, d}; }
 
   int64_t params() const { return 4 * d * d + 4 * d; }
   // Q, K, V and output projections, then QK^T and AV.
@@ -79,39 +101,78 @@ struct Attention
   double elementwise_flops() const { return 4.0 * d * seq + 1.0 * d * seq + 4.0 * heads * seq * seq; }
 };
 
-constexpr Attention k_attention{512, 8, 512};
-constexpr int64_t k_feedforward = 2048;
+struct MultiheadAttention : Attention
+{
+};
+
+// One encoder layer: self-attention, then a feed-forward block of width `feedforward`.
+struct TransformerEncoder : Attention
+{
+  int64_t feedforward = 2048;
+};
 
 struct BatchNorm2d
 {
-  int64_t features, h, w;
+  int64_t features = 256, h = 32, w = 32;
+
+  Dims input(int64_t batch) const { return {batch, features, h, w}; }
 };
-constexpr BatchNorm2d k_batch_norm2d{256, 32, 32};
 
 struct LayerNorm
 {
-  int64_t width, seq;
+  int64_t width = 512, seq = 512;
+
+  Dims input(int64_t batch) const { return {batch, seq, width}; }
 };
-constexpr LayerNorm k_layer_norm{512, 512};
 
 struct Embedding
 {
-  int64_t vocabulary, width, seq;
+  int64_t vocabulary = 50000, width = 768, seq = 128;
+
+  Dims input(int64_t batch) const { return {batch, seq}; } // int64 indices
 };
-constexpr Embedding k_embedding{50000, 768, 128};
 
 // MaxPool2d and AvgPool2d: a K x K window with stride K.
 struct Pool
 {
-  int64_t channels, h, w, k;
+  int64_t channels = 128, h = 32, w = 32, k = 2;
+
+  Dims input(int64_t batch) const { return {batch, channels, h, w}; }
 };
-constexpr Pool k_pool{128, 32, 32, 2};
+
+struct MaxPool2d : Pool
+{
+};
+
+struct AvgPool2d : Pool
+{
+};
 
 struct Dropout
 {
-  int64_t width;
-  double p;
+  int64_t width = 512;
+  double p = 0.5;
+
+  Dims input(int64_t batch) const { return {batch, width}; }
 };
-constexpr Dropout k_dropout{512, 0.5};
+
+// A catalog entry's parameters: one of the layers above, or none for a whole model or a model's layer
+// (built from their model, bench/detail/models/).
+using LayerShape = std::variant<std::monostate, Conv2d, Conv1d, ConvTranspose2d, Linear, Lstm, Gru, TransformerEncoder,
+                                MultiheadAttention, BatchNorm2d, LayerNorm, Embedding, MaxPool2d, AvgPool2d, Dropout>;
+
+// The input's dimensions at `batch`; empty for an entry without a layer's parameters.
+inline Dims input_dims(const LayerShape& shape, int64_t batch)
+{
+  return std::visit(
+    [batch](const auto& s) -> Dims {
+      if constexpr (std::is_same_v<std::decay_t<decltype(s)>, std::monostate>) {
+        return {};
+      } else {
+        return s.input(batch);
+      }
+    },
+    shape);
+}
 
 } // namespace layerbench::bench::shapes

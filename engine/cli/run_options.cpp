@@ -282,7 +282,7 @@ po::options_description run_options()
   options.add_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
     ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
-    ("layers", po::value<std::string>(), "comma-separated layers or whole models of the catalog (default: the preset's, all 14 layers; see 'layerbench layers --models')")
+    ("layers", po::value<std::string>(), "comma-separated layers or whole models of the catalog (default: the preset's, every layer of the catalog; see 'layerbench layers --models')")
     ("layer-sum", po::value<std::string>(),
      "comma-separated whole models: measure each model and every distinct layer configuration it contains at its own "
      "shapes (\"ResNet50/3\" is its layers[].contains[3]), forward in inference corners, forward and backward in train "
