@@ -93,7 +93,10 @@ TEST_CASE("bench::catalog")
       }
     }
     CHECK(four_d == std::vector<std::string>{"Conv2d", "ConvTranspose2d", "BatchNorm2d", "MaxPool2d", "AvgPool2d"});
-    CHECK(model_catalog().front().input_dims(1).empty());
+    // A whole model's input comes from its architecture; a model's layer is built from the model's inventory.
+    CHECK(find_layer("ResNet50").input_dims(1) == std::vector<int64_t>{1, 3, 224, 224});
+    CHECK(find_layer("BertBase").input_dims(1) == std::vector<int64_t>{1, 128});
+    CHECK(find_layer("BertTiny/0").input_dims(1).empty());
   }
   SUBCASE("unknown names are usage errors with a hint")
   {

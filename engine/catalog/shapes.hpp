@@ -6,6 +6,8 @@
 // (catalog/catalog.cpp) counts them in its formulas; bench/detail/builders.cpp builds the module from
 // the same value, chosen by its type: a layer type without a builder does not compile. Torch-free.
 
+#include "catalog/models/config.hpp"
+
 #include <cstdint>
 #include <type_traits>
 #include <variant>
@@ -156,10 +158,11 @@ struct Dropout
   Dims input(int64_t batch) const { return {batch, width}; }
 };
 
-// A catalog entry's parameters: one of the layers above, or none for a whole model or a model's layer
-// (built from their model, bench/detail/models/).
+// A catalog entry's parameters: one of the layers above or a whole model's architecture (a model family,
+// catalog/models/config.hpp), or none for a model's layer (built from its model's inventory).
 using LayerShape = std::variant<std::monostate, Conv2d, Conv1d, ConvTranspose2d, Linear, Lstm, Gru, TransformerEncoder,
-                                MultiheadAttention, BatchNorm2d, LayerNorm, Embedding, MaxPool2d, AvgPool2d, Dropout>;
+                                MultiheadAttention, BatchNorm2d, LayerNorm, Embedding, MaxPool2d, AvgPool2d, Dropout,
+                                models::ResNetOptions, models::BertConfig>;
 
 // The input's dimensions at `batch`; empty for an entry without a layer's parameters.
 inline Dims input_dims(const LayerShape& shape, int64_t batch)

@@ -35,7 +35,7 @@ torch::Tensor input_of(const shapes::Dims& dims, torch::Device device)
   return torch::randn(dims, on(device));
 }
 
-// One builder per layer type of catalog/shapes.hpp, from the catalog entry's parameters; instantiate picks
+// One builder per layer type and model family of catalog/shapes.hpp, from the catalog entry's parameters; instantiate picks
 // it by the type, so a layer type without one does not compile.
 Instance build(const shapes::Conv2d& s, int64_t batch, torch::Device device)
 {
@@ -143,7 +143,18 @@ Instance build(const shapes::Dropout& s, int64_t batch, torch::Device device)
   return single(nn::Dropout(s.p), input_of(s.input(batch), device), device);
 }
 
-// The layer's builder, picked by its parameters' type; nullopt for an entry without them (a model).
+Instance build(const models::ResNetOptions& options, int64_t batch, torch::Device device)
+{
+  return models::resnet_instance(options, batch, device);
+}
+
+Instance build(const models::BertConfig& config, int64_t batch, torch::Device device)
+{
+  return models::bert_instance(config, batch, device);
+}
+
+// The builder of a layer or a whole model, picked by its parameters' type; nullopt for an entry without
+// them (a model's layer).
 std::optional<Instance> build_layer(const shapes::LayerShape& shape, int64_t batch, torch::Device device)
 {
   return std::visit(
@@ -161,20 +172,13 @@ std::optional<Instance> build_layer(const shapes::LayerShape& shape, int64_t bat
 
 bool has_builder(const LayerSpec& spec)
 {
-  return !std::holds_alternative<std::monostate>(spec.shape) || models::resnet_options(spec.name)
-         || models::bert_config(spec.name) || spec.part_of;
+  return !std::holds_alternative<std::monostate>(spec.shape) || spec.part_of;
 }
 
 Instance instantiate(const LayerSpec& spec, int64_t batch_size, torch::Device device)
 {
   if (auto layer = build_layer(spec.shape, batch_size, device)) {
     return std::move(*layer);
-  }
-  if (const auto* options = models::resnet_options(spec.name)) {
-    return models::resnet_instance(*options, batch_size, device);
-  }
-  if (const auto* config = models::bert_config(spec.name)) {
-    return models::bert_instance(*config, batch_size, device);
   }
   if (spec.part_of) { // a layer of a model's layer sum, at the model's shapes
     const auto uses = models::model_uses(spec.part_of->model);

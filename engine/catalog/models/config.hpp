@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 namespace layerbench::bench::models {
 
@@ -20,6 +21,8 @@ struct ResNetOptions
 {
   std::array<int64_t, 4> blocks{3, 4, 6, 3}; // bottlenecks in layer1..layer4
   int64_t num_classes = 1000;
+
+  std::vector<int64_t> input(int64_t batch) const { return {batch, 3, k_image_size, k_image_size}; }
 };
 
 // A bottleneck block outputs its 3x3 convolution's width times this.
@@ -40,6 +43,8 @@ struct BertConfig
   double attention_probs_dropout_prob = 0.1;
   double layer_norm_eps = 1e-12;
   double initializer_range = 0.02;
+
+  std::vector<int64_t> input(int64_t batch) const { return {batch, k_sequence_length}; } // token ids
 };
 
 // bert-base-cased and bert-large-cased (their config.json): a 28,996-token cased vocabulary.

@@ -31,7 +31,10 @@ LayerSpec model_spec(const std::string& name, std::vector<dataset::LayerUse> inv
   return spec;
 }
 
-LayerSpec resnet_entry(const std::string& name, const ResNetOptions& options, const std::string& config)
+// A model family is the type of its architecture, with one overload each of entry and uses (below) and of
+// build (bench/detail/builders.cpp): a family that lacks one does not compile, and nothing asks a model's
+// name which family it is.
+LayerSpec entry(const std::string& name, const ResNetOptions& options, const std::string& config)
 {
   auto spec = model_spec(name, resnet_inventory(options, k_image_size), resnet_parameters(options));
   spec.module = "torchvision.models.resnet50";
@@ -44,7 +47,7 @@ LayerSpec resnet_entry(const std::string& name, const ResNetOptions& options, co
   return spec;
 }
 
-LayerSpec bert_entry(const std::string& name, const BertConfig& config, const std::string& description)
+LayerSpec entry(const std::string& name, const BertConfig& config, const std::string& description)
 {
   auto spec = model_spec(name, bert_inventory(config, k_sequence_length), bert_parameters(config));
   spec.module = "transformers.BertModel";
@@ -57,6 +60,10 @@ LayerSpec bert_entry(const std::string& name, const BertConfig& config, const st
                     "torch.optim.AdamW(lr=1e-4, weight_decay=0.01) step";
   return spec;
 }
+
+std::vector<ModelUse> uses(const ResNetOptions& options) { return resnet_uses(options, k_image_size); }
+
+std::vector<ModelUse> uses(const BertConfig& config) { return bert_uses(config, k_sequence_length); }
 
 BertConfig bert_tiny()
 {
@@ -87,15 +94,21 @@ const std::vector<Model>& models()
   return table;
 }
 
-template<typename Architecture>
-const Architecture* architecture_of(const std::string& name)
+const Model* find_model(const std::string& name)
 {
   for (const auto& model : models()) {
     if (model.name == name) {
-      return std::get_if<Architecture>(&model.architecture);
+      return &model;
     }
   }
   return nullptr;
+}
+
+template<typename Architecture>
+const Architecture* architecture_of(const std::string& name)
+{
+  const auto* model = find_model(name);
+  return model ? std::get_if<Architecture>(&model->architecture) : nullptr;
 }
 
 } // namespace
@@ -104,11 +117,13 @@ std::vector<LayerSpec> model_entries()
 {
   std::vector<LayerSpec> entries;
   for (const auto& model : models()) {
-    if (const auto* options = std::get_if<ResNetOptions>(&model.architecture)) {
-      entries.push_back(resnet_entry(model.name, *options, model.description));
-    } else {
-      entries.push_back(bert_entry(model.name, std::get<BertConfig>(model.architecture), model.description));
-    }
+    entries.push_back(std::visit(
+      [&](const auto& architecture) {
+        auto spec = entry(model.name, architecture, model.description);
+        spec.shape = architecture;
+        return spec;
+      },
+      model.architecture));
   }
   return entries;
 }
@@ -119,11 +134,8 @@ const BertConfig* bert_config(const std::string& name) { return architecture_of<
 
 std::vector<ModelUse> model_uses(const std::string& model)
 {
-  if (const auto* options = resnet_options(model)) {
-    return resnet_uses(*options, k_image_size);
-  }
-  if (const auto* config = bert_config(model)) {
-    return bert_uses(*config, k_sequence_length);
+  if (const auto* found = find_model(model)) {
+    return std::visit([](const auto& architecture) { return uses(architecture); }, found->architecture);
   }
   throw Error("no model named '" + model + "' has an inventory");
 }

@@ -24,8 +24,8 @@ namespace layerbench::bench::models {
 
 std::vector<LayerSpec> model_entries();
 
-// The architecture a model entry is built from (bench/detail/models/instances.hpp), or nullptr where
-// `name` is not a model of that family.
+// The architecture of a model of that family, or nullptr where `name` is not one; the entry carries the
+// same in its `shape`, which picks its builder. For tests that build a family's model directly.
 const ResNetOptions* resnet_options(const std::string& name);
 const BertConfig* bert_config(const std::string& name);
 
