@@ -92,7 +92,8 @@ std::string issue_reason(const dataset::Inconsistency& item)
            + ", above the device's peak of " + util::format_rate(item.peak_flop_per_s, "FLOP/s") + ".";
   case InconsistencyKind::implied_bandwidth_above_peak:
     return ms_text(item.page_ms) + " ms" + at_batch + " implies " + util::format_rate(item.implied_bytes_per_s, "B/s")
-           + " of memory traffic, above the device's " + util::format_rate(item.peak_bytes_per_s, "B/s") + ", with more than its cache to move.";
+           + " from memory for the share of its working set that the cache cannot keep, above the device's "
+           + util::format_rate(item.peak_bytes_per_s, "B/s") + ".";
   case InconsistencyKind::memory_below_input:
     return "The page's memory" + at_batch + ", " + util::format_bytes(static_cast<double>(item.page_memory_bytes))
            + ", is below the size of the layer's own input, " + util::format_bytes(static_cast<double>(item.input_bytes)) + ".";

@@ -581,7 +581,7 @@ constexpr Wording k_issue_words[] = {
   {"input_bytes", "Input size (bytes)"},
   {"page_memory_bytes", "The page's memory (bytes)"},
   {"bytes", "Least bytes moved"},
-  {"implied_bytes_per_s", "Implied traffic (bytes/s)"},
+  {"implied_bytes_per_s", "Implied traffic beyond the cache (bytes/s)"},
   {"peak_bytes_per_s", "Device's bandwidth (bytes/s)"},
   {"last_level_cache_bytes", "Device's L2 cache (bytes)"},
 };
