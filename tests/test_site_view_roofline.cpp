@@ -27,6 +27,24 @@ TEST_CASE("site::roofline_page")
     CHECK(furthest->get("count")->string_value() == "2");
     CHECK(furthest->get("most")->string_value() == "80%");
   }
+  SUBCASE("past the L2, the column says which rate bounds the cell and why (the capacity rule)")
+  {
+    d.environment->peaks->caches.push_back({"L2", 2 << 20, "test", dataset::PeakRate{"triad", "t", 1e6, 0.01, 100e9, 0.01, 9, true}});
+    const auto bound_by = [&](double bytes_per_sample) {
+      test::set_layer(d, "MaxPool2d", 0, 1e3, bytes_per_sample, 1.0);
+      const Data view = test::page_view(d, path);
+      for (const auto& row : view.get("rows")->list_value()) {
+        if (row.get("layer")->string_value() == "MaxPool2d") {
+          return row.get("bound_by")->string_value();
+        }
+      }
+      return std::string("none");
+    };
+    // 32 x 320 kB = 10.2 MB: 8.2 MB past the 2 MiB L2 at DRAM's 10 GB/s outweighs all of it at L2's 100.
+    CHECK(bound_by(3.2e5) == "memory (DRAM, for what the 2.00 MiB L2 cannot keep)");
+    // 32 x 69 kB = 2.2 MB, just past the L2: all of it at L2's rate outweighs the 0.1 MB from DRAM.
+    CHECK(bound_by(6.9e4) == "memory (L2's rate for every byte; the working set fits in no cache)");
+  }
   SUBCASE("a working set in a measured L2 is bound by L2's roof, drawn dotted beside DRAM's")
   {
     // MaxPool2d at batch 32 moves 1.6 MB, in a 2 MiB L2 of 100 GB/s: 0.8 MFLOP at 0.5 FLOP/byte, bound
