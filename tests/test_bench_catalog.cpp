@@ -5,9 +5,32 @@
 
 #include <doctest/doctest.h>
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace layerbench::bench;
+
+namespace {
+
+// "512 x B x 512 (query = key = value)": the dimensions before any remark, B the batch.
+std::vector<int64_t> dims_of(const std::string& input_shape, int64_t batch)
+{
+  const auto text = input_shape.substr(0, input_shape.find(" ("));
+  std::vector<int64_t> dims;
+  for (size_t begin = 0; begin <= text.size();) {
+    const auto end = std::min(text.find(" x ", begin), text.size());
+    const auto dim = text.substr(begin, end - begin);
+    dims.push_back(dim == "B" ? batch : std::stoll(dim));
+    begin = end + 3;
+  }
+  return dims;
+}
+
+} // namespace
 
 TEST_CASE("bench::catalog")
 {
@@ -78,16 +101,7 @@ TEST_CASE("bench::catalog")
     std::vector<std::string> four_d;
     for (const auto& spec : catalog()) {
       CAPTURE(spec.name);
-      // "512 x B x 512 (query = key = value)": the dimensions before any remark, B the batch.
-      const auto text = spec.input_shape.substr(0, spec.input_shape.find(" ("));
-      std::vector<int64_t> dims;
-      for (size_t begin = 0; begin <= text.size();) {
-        const auto end = std::min(text.find(" x ", begin), text.size());
-        const auto dim = text.substr(begin, end - begin);
-        dims.push_back(dim == "B" ? 3 : std::stoll(dim));
-        begin = end + 3;
-      }
-      CHECK(dims == spec.input_dims(3));
+      CHECK(dims_of(spec.input_shape, 3) == spec.input_dims(3));
       if (spec.rank == InputRank::four_d) {
         four_d.push_back(spec.name);
       }
@@ -302,5 +316,212 @@ TEST_CASE("bench::LayerSpec::bytes")
     CHECK(layer.bytes_formula == "per forward: 4*(in*out + out); per sample: 4*(in + out); with values: "
                                  "4*(4096*4096 + 4096) + B*(4*(4096 + 4096))");
     CHECK(*layer.bytes_per_sample == 4.0 * 8192);
+  }
+}
+
+namespace {
+
+// The arithmetic of the formulas' values, as tests/bench_formula_values.py evaluates the published ones:
+// integers, + - * ^ and parentheses. Throws on anything else, so a stray symbol fails the test.
+class Arithmetic
+{
+public:
+  explicit Arithmetic(std::string text) : m_text(std::move(text)) {}
+
+  int64_t evaluate()
+  {
+    const auto value = sum();
+    skip_spaces();
+    if (m_at != m_text.size()) {
+      throw std::runtime_error("not plain arithmetic at " + std::to_string(m_at) + ": " + m_text);
+    }
+    return value;
+  }
+
+private:
+  void skip_spaces()
+  {
+    while (m_at < m_text.size() && m_text[m_at] == ' ') {
+      ++m_at;
+    }
+  }
+
+  bool take(char symbol)
+  {
+    skip_spaces();
+    if (m_at < m_text.size() && m_text[m_at] == symbol) {
+      ++m_at;
+      return true;
+    }
+    return false;
+  }
+
+  int64_t sum()
+  {
+    auto value = product();
+    for (;;) {
+      if (take('+')) {
+        value += product();
+      } else if (take('-')) {
+        value -= product();
+      } else {
+        return value;
+      }
+    }
+  }
+
+  int64_t product()
+  {
+    auto value = power();
+    while (take('*')) {
+      value *= power();
+    }
+    return value;
+  }
+
+  int64_t power()
+  {
+    const auto base = operand();
+    if (!take('^')) {
+      return base;
+    }
+    const auto exponent = power();
+    int64_t value = 1;
+    for (int64_t i = 0; i < exponent; ++i) {
+      value *= base;
+    }
+    return value;
+  }
+
+  int64_t operand()
+  {
+    if (take('(')) {
+      const auto value = sum();
+      if (!take(')')) {
+        throw std::runtime_error("unclosed parenthesis: " + m_text);
+      }
+      return value;
+    }
+    skip_spaces();
+    const auto begin = m_at;
+    while (m_at < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_at]))) {
+      ++m_at;
+    }
+    if (m_at == begin) {
+      throw std::runtime_error("not plain arithmetic at " + std::to_string(m_at) + ": " + m_text);
+    }
+    return std::stoll(m_text.substr(begin, m_at - begin));
+  }
+
+  std::string m_text;
+  size_t m_at = 0;
+};
+
+double evaluate(const std::string& text) { return static_cast<double>(Arithmetic(text).evaluate()); }
+
+template<typename Recurrent>
+Recurrent recurrent(int64_t input_size, int64_t hidden, int64_t layers, int64_t directions, int64_t steps)
+{
+  Recurrent s;
+  s.input_size = input_size;
+  s.hidden = hidden;
+  s.layers = layers;
+  s.directions = directions;
+  s.steps = steps;
+  return s;
+}
+
+// Two shapes of each layer, none its default, with unequal sides and odd sizes, so that a number typed
+// by hand, a swapped pair or a term that holds only for the defaults shows; beside each, its configuration text.
+std::vector<std::pair<LayerSpec, std::string>> other_shapes()
+{
+  return {
+    {layer_entry(shapes::Conv2d{3, 16, 5, 20, 24}), "Conv2d(3,16,5) 20x24 input"},
+    {layer_entry(shapes::Conv2d{32, 8, 1, 7, 7}), "Conv2d(32,8,1) 7x7 input"},
+    {layer_entry(shapes::Conv1d{3, 10, 3, 50}), "Conv1d(3,10,3) len=50"},
+    {layer_entry(shapes::Conv1d{16, 4, 7, 33}), "Conv1d(16,4,7) len=33"},
+    {layer_entry(shapes::ConvTranspose2d{8, 4, 3, 1, 9, 11}), "ConvTranspose2d(8,4,3,1) 9x11"},
+    {layer_entry(shapes::ConvTranspose2d{16, 32, 2, 3, 5, 5}), "ConvTranspose2d(16,32,2,3) 5x5"},
+    {layer_entry(shapes::Linear{300, 7}), "Linear(300,7)"},
+    {layer_entry(shapes::Linear{64, 1000}), "Linear(64,1000)"},
+    {layer_entry(recurrent<shapes::Lstm>(48, 32, 1, 1, 12)), "LSTM(48,32,1) len=12"},
+    {layer_entry(recurrent<shapes::Lstm>(20, 24, 3, 2, 7)), "LSTM(20,24,3,bidir=True) len=7"},
+    {layer_entry(recurrent<shapes::Gru>(40, 16, 3, 2, 9)), "GRU(40,16,3,bidir=True) len=9"},
+    {layer_entry(recurrent<shapes::Gru>(10, 12, 1, 1, 5)), "GRU(10,12,1) len=5"},
+    {layer_entry(shapes::TransformerEncoder{{96, 3, 40}, 200}), "d=96,3heads,ff=200 seq=40"},
+    {layer_entry(shapes::TransformerEncoder{{64, 4, 9}, 128}), "d=64,4heads,ff=128 seq=9"},
+    {layer_entry(shapes::MultiheadAttention{{96, 3, 40}}), "embed=96,3heads seq=40"},
+    {layer_entry(shapes::MultiheadAttention{{64, 8, 17}}), "embed=64,8heads seq=17"},
+    {layer_entry(shapes::BatchNorm2d{12, 5, 7}), "BatchNorm2d(12) 5x7 input"},
+    {layer_entry(shapes::BatchNorm2d{300, 3, 3}), "BatchNorm2d(300) 3x3 input"},
+    {layer_entry(shapes::LayerNorm{96, 33}), "LayerNorm(96) seq=33"},
+    {layer_entry(shapes::LayerNorm{10, 2}), "LayerNorm(10) seq=2"},
+    {layer_entry(shapes::Embedding{1000, 32, 17}), "Embedding(1000,32) seq=17"},
+    {layer_entry(shapes::Embedding{77, 5, 300}), "Embedding(77,5) seq=300"},
+    {layer_entry(shapes::MaxPool2d{{16, 20, 24, 3}}), "MaxPool2d(3,stride=3) 16ch 20x24"},
+    {layer_entry(shapes::MaxPool2d{{4, 9, 9, 4}}), "MaxPool2d(4,stride=4) 4ch 9x9"},
+    {layer_entry(shapes::AvgPool2d{{16, 20, 24, 3}}), "AvgPool2d(3,stride=3) 16ch 20x24"},
+    {layer_entry(shapes::AvgPool2d{{4, 9, 9, 4}}), "AvgPool2d(4,stride=4) 4ch 9x9"},
+    {layer_entry(shapes::Dropout{300, 0.1}), "Dropout(0.1) 300-dim"},
+    {layer_entry(shapes::Dropout{64, 0.25}), "Dropout(0.25) 64-dim"},
+  };
+}
+
+} // namespace
+
+TEST_CASE("bench::layer_entry")
+{
+  const auto entries = other_shapes();
+  SUBCASE("two shapes other than the defaults for each of the fourteen layers")
+  {
+    std::map<std::string, int> shapes_of;
+    for (const auto& [spec, config] : entries) {
+      ++shapes_of[spec.name];
+    }
+    CHECK(shapes_of.size() == catalog().size());
+    for (const auto& spec : catalog()) {
+      CAPTURE(spec.name);
+      CHECK(shapes_of[spec.name] == 2);
+    }
+  }
+  SUBCASE("the formulas' values evaluate to the figures computed from the same parameters")
+  {
+    for (const auto& [spec, config] : entries) {
+      CAPTURE(config);
+      CHECK(evaluate(spec.params_values) == static_cast<double>(spec.params()));
+      CHECK(evaluate(spec.flops_values) == spec.flops());
+      CHECK(evaluate(spec.bytes.fixed_values) == spec.bytes.fixed);
+      CHECK(evaluate(spec.bytes.per_sample_values) == spec.bytes.per_sample);
+    }
+    // The evaluator is the published formulas' arithmetic: it takes the defaults' text and refuses a symbol.
+    CHECK(evaluate(find_layer("Conv2d").flops_values) == find_layer("Conv2d").flops());
+    CHECK(evaluate("4*512^2 + (2 - 1)*3") == 4.0 * 512 * 512 + 3);
+    CHECK_THROWS(evaluate("4*d^2"));
+  }
+  SUBCASE("the configuration and input-shape texts are the parameters'")
+  {
+    for (const auto& [spec, config] : entries) {
+      CAPTURE(config);
+      CHECK(spec.config == config);
+      CHECK(dims_of(spec.input_shape, 3) == spec.input_dims(3));
+    }
+    // Output sizes that differ are written apart; the defaults' square ones as one.
+    CHECK(layer_entry(shapes::Conv2d{3, 16, 5, 20, 24}).flops_formula.find("H_out = 16, W_out = 20") != std::string::npos);
+    CHECK(layer_entry(shapes::Conv1d{3, 10, 3, 50}).flops_formula.find("L_out = 48") != std::string::npos);
+    CHECK(find_layer("Conv2d").flops_formula.find("H_out = W_out = 30") != std::string::npos);
+  }
+  SUBCASE("the parameter formula equals the count of the built module, and the built input has the entry's dimensions")
+  {
+    for (const auto& [spec, config] : entries) {
+      CAPTURE(config);
+      const auto instance = layerbench::bench::detail::instantiate(spec, 2, torch::kCPU);
+      CHECK(layerbench::bench::detail::count_parameters(*instance.module) == spec.params());
+      CHECK(instance.input.sizes().vec() == spec.input_dims(2));
+    }
+  }
+  SUBCASE("the rank follows from the parameters' input")
+  {
+    CHECK(layer_entry(shapes::Conv2d{3, 16, 5, 20, 24}).rank == InputRank::four_d);
+    CHECK(layer_entry(shapes::Linear{300, 7}).rank == InputRank::other);
   }
 }

@@ -72,8 +72,8 @@ struct LayerSpec
   dataset::LayerMode mode = dataset::LayerMode::eval;
   std::string params_formula;
   std::string flops_formula;
-  // The formulas with this configuration's numbers put in, in the same order ("64*128*3*3 + 128");
-  // a test evaluates them and checks they give params() and flops().
+  // The formulas with this configuration's numbers put in, in the same order ("64*128*3*3 + 128"),
+  // written from the parameters; tests evaluate them and check they give params() and flops().
   std::string params_values;
   std::string flops_values;
   std::function<int64_t()> params;             // the formula, evaluated on this entry's configuration
@@ -100,7 +100,24 @@ struct LayerSpec
   double flops() const { return matmul_flops() + elementwise_flops(); }
 };
 
-// The fourteen layers of the reference table, in its order.
+// A layer's entry for any parameters of its type: its configuration and input-shape text, its formulas'
+// numbers and its figures are all written from them, so a user's shapes are other values of these types.
+LayerSpec layer_entry(const shapes::Conv2d& s);
+LayerSpec layer_entry(const shapes::Conv1d& s);
+LayerSpec layer_entry(const shapes::ConvTranspose2d& s);
+LayerSpec layer_entry(const shapes::Linear& s);
+LayerSpec layer_entry(const shapes::Lstm& s);
+LayerSpec layer_entry(const shapes::Gru& s);
+LayerSpec layer_entry(const shapes::TransformerEncoder& s);
+LayerSpec layer_entry(const shapes::MultiheadAttention& s);
+LayerSpec layer_entry(const shapes::BatchNorm2d& s);
+LayerSpec layer_entry(const shapes::LayerNorm& s);
+LayerSpec layer_entry(const shapes::Embedding& s);
+LayerSpec layer_entry(const shapes::MaxPool2d& s);
+LayerSpec layer_entry(const shapes::AvgPool2d& s);
+LayerSpec layer_entry(const shapes::Dropout& s);
+
+// The fourteen layers of the reference table, in its order, at their defaults.
 const std::vector<LayerSpec>& catalog();
 
 // The whole models measured beside them (catalog/models/entries.hpp): ResNet50, BertBase, BertLarge and
