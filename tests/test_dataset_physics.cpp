@@ -175,6 +175,18 @@ TEST_CASE("dataset::check_physics")
     REQUIRE(findings.size() == 1);
     CHECK(says(findings[0], "the floor at L3 bandwidth 40.0 GB/s"));
   }
+  SUBCASE("a working set just past every cache, held to L3's rate for what L2 cannot keep, fits in no cache")
+  {
+    data = device_with_caches();
+    data.layers[0].bytes_per_sample = 3.5e7; // 33.4 MiB, past the 32 MiB L3: 32.4 MiB at L3's 40 GB/s binds
+    set_median(data, 0.5);
+    const auto findings = dataset::check_physics(data);
+    REQUIRE(findings.size() == 1);
+    CHECK(says(findings[0], "the floor at L3 bandwidth 40.0 GB/s (measured) for the 32.4 MiB of its 33.4 MiB moved "
+                            "that the 1.00 MiB L2 cannot keep (a working set that fits in no cache; L3's triad, the "
+                            "fastest its share can come from, bounds it;"));
+    CHECK(!says(findings[0], "fits in the 32.0 MiB L3"));
+  }
   SUBCASE("a level whose triad timed slower than the memory's: the faster bounds it, and the message says where the set sits")
   {
     data = device_with_caches();

@@ -170,6 +170,12 @@ TEST_CASE("dataset::memory_roof_for")
     CHECK(in_l3.roof.level == "L2");
     CHECK(in_l3.retained_bytes == 0);
     CHECK(in_l3.holding->level == "L3");
+    // Past both caches, with L3's term binding: the set fits in no cache, which `holding` says.
+    const auto past_l3 = dataset::memory_roof_for(roofs, 3.5e7);
+    CHECK(past_l3.roof.level == "L3");
+    REQUIRE(past_l3.holding);
+    CHECK(past_l3.holding->level == "DRAM");
+    CHECK(dataset::level_text(*past_l3.holding) == "no cache");
     const auto deep_in_l3 = dataset::memory_roof_for(roofs, 2e7);
     CHECK(deep_in_l3.roof.level == "L3");
     CHECK(deep_in_l3.retained_by == "the 1.00 MiB L2");

@@ -70,19 +70,17 @@ void check_compute(const Cell& cell, const Layer& layer, const std::string& poin
                         + tolerance_text(roofs.compute_noise, roofs.origin) + verdict});
 }
 
-std::string level_text(const MemoryRoof& roof)
-{
-  return roof.size_bytes ? "the " + util::format_bytes(*roof.size_bytes) + " " + roof.level : std::string("no cache");
-}
-
 // Where the working set sits, and why its roof is another level's when it is.
 std::string fit_text(const LevelRoof& level)
 {
-  if (level.holding) {
-    return level_text(*level.holding) + ", whose triad timed slower than " + level.roof.level
-           + "'s, so the faster one bounds it";
+  if (!level.holding) {
+    return level_text(level.roof);
   }
-  return level_text(level.roof);
+  if (!level.holding->size_bytes) { // larger than every cache, held to a cache's rate: none moves faster
+    return "no cache; " + level.roof.level + "'s triad, the fastest its share can come from, bounds it";
+  }
+  return level_text(*level.holding) + ", whose triad timed slower than " + level.roof.level
+         + "'s, so the faster one bounds it";
 }
 
 void check_memory(const Cell& cell, const Layer& layer, const std::string& pointer, const Roofs& roofs,

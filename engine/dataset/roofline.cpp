@@ -54,6 +54,11 @@ std::optional<Roofs> datasheet_roofs(const DatasheetDevice& device, const std::s
   return roofs;
 }
 
+std::string level_text(const MemoryRoof& roof)
+{
+  return roof.size_bytes ? "the " + util::format_bytes(*roof.size_bytes) + " " + roof.level : std::string("no cache");
+}
+
 MemoryRoof memory_roof(const Roofs& roofs)
 {
   return {k_memory_level, std::nullopt, roofs.memory_bytes_per_s, roofs.memory_noise, std::nullopt};
@@ -85,7 +90,7 @@ std::vector<Level> levels_of(const Roofs& roofs)
 std::string retained_text(const std::vector<Level>& levels, size_t count, double bytes)
 {
   if (count == 1) {
-    return "the " + util::format_bytes(*levels[0].roof.size_bytes) + " " + levels[0].roof.level;
+    return level_text(levels[0].roof);
   }
   std::string names;
   for (size_t i = 0; i < count; ++i) {
@@ -138,8 +143,9 @@ LevelRoof memory_roof_for(const Roofs& roofs, double bytes)
   }
   const auto holds = std::find_if(roofs.caches.begin(), roofs.caches.end(),
                                   [&](const MemoryRoof& cache) { return bytes <= *cache.size_bytes; });
-  if (holds != roofs.caches.end() && holds->level != result.roof.level) {
-    result.holding = *holds;
+  const auto holding = holds != roofs.caches.end() ? *holds : memory_roof(roofs);
+  if (holding.level != result.roof.level) {
+    result.holding = holding;
   }
   return result;
 }

@@ -65,8 +65,9 @@ struct LevelRoof
 {
   MemoryRoof roof; // the level whose bandwidth bounds the traffic; the memory roof where unmeasured or unknown
   Fit fit = Fit::measured;
-  // The measured level that holds the working set, where the roof is another's: an outer level (or the
-  // memory) whose triad timed faster than this level's own, or an inner one no byte outruns.
+  // Where the whole working set fits, where that is not `roof`'s level: the smallest measured cache that
+  // holds it, else the memory past every cache. The roof is then an outer level (or the memory) whose
+  // triad timed faster, or an inner one that no byte outruns.
   std::optional<MemoryRoof> holding;
   // What the levels inside `roof` may keep between passes, at most: the sum of their sizes (an exclusive
   // hierarchy's capacity; more than an inclusive one keeps). 0 where the whole working set is held to
@@ -83,6 +84,8 @@ struct LevelRoof
 // level that holds the working set bounding it whole (or a faster outer one); a working set past every
 // cache is held to the memory for what no cache can keep.
 LevelRoof memory_roof_for(const Roofs& roofs, double bytes);
+// "the 1.00 MiB L2"; "no cache" for the memory past every cache.
+std::string level_text(const MemoryRoof& roof);
 // The memory past every cache as a MemoryRoof.
 MemoryRoof memory_roof(const Roofs& roofs);
 

@@ -67,13 +67,13 @@ std::string bound_text(const CellRoofline& roofline)
     if (level.retained_bytes > 0) { // past the inner levels: the outer one's rate for what they cannot keep
       return "memory (" + level.roof.level + ", for what " + level.retained_by + " cannot keep)";
     }
-    if (level.roof.size_bytes && roofline.bytes > *level.roof.size_bytes) { // no byte faster than this level
-      return "memory (" + level.roof.level + "'s rate for every byte; the working set "
-             + (level.holding ? "fits in " + level.holding->level : std::string("fits in no cache")) + ")";
+    if (level.holding && level.roof.size_bytes && roofline.bytes > *level.roof.size_bytes) { // no byte faster
+      return "memory (" + level.roof.level + "'s rate for every byte; the working set fits in "
+             + (level.holding->size_bytes ? level.holding->level : std::string("no cache")) + ")";
     }
     return "memory (" + level.roof.level + ")";
-  case dataset::Fit::unmeasured_cache: return "memory (" + roofline.memory.roof.level + "; fits in a cache not measured)";
-  case dataset::Fit::unknown: return "memory (" + roofline.memory.roof.level + "; cache sizes not recorded)";
+  case dataset::Fit::unmeasured_cache: return "memory (" + level.roof.level + "; fits in a cache not measured)";
+  case dataset::Fit::unknown: return "memory (" + level.roof.level + "; cache sizes not recorded)";
   }
   return "memory";
 }
