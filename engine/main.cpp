@@ -25,6 +25,7 @@ const std::vector<Command>& commands()
     {"validate", "check datasets against the schema and the semantic rules", cmd_validate},
     {"diff", "compare two datasets cell by cell, with noise-aware verdicts", cmd_diff},
     {"merge", "combine the shards of one matrix run into one dataset", cmd_merge},
+    {"close", "turn the checkpoint of a run that cannot be continued into a dataset, its missing cells skipped", cmd_close},
     {"slurm", "run the matrix as a Slurm array job, one task per shard, and merge the shards", cmd_slurm},
     {"scaling", "the scaling factor of data-parallel training steps, from runs at world sizes 1 and N", cmd_scaling},
     {"export", "write a dataset as CSV (one row per cell), or its citation as BibTeX or CFF", cmd_export},

@@ -126,6 +126,23 @@ TEST_CASE("dataset::check_memory")
           != std::string::npos);
     CHECK_NOTHROW(dataset::require_memory_figures(d, "publish test-cpu@1"));
   }
+  SUBCASE("above 16 times in an attention layer: a warning that names the S x S scores, and publishable")
+  {
+    d.layers[1].module = "nn.MultiheadAttention";
+    auto& cell = test::cell_of(d, "Dropout", 1);
+    cell.peak_memory_bytes = 2290;
+    cell.axes.set(dataset::k_mode, dataset::GradMode::train);
+    const auto findings = dataset::check_memory(d);
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].verdict == dataset::MemoryVerdict::warned);
+    CHECK(findings[0].message.find("is 22.9x the 100 B") != std::string::npos);
+    CHECK(findings[0].message.find("its attention holds S x S scores per head and keeps them for the backward, which "
+                                   "grow with the square of the sequence")
+          != std::string::npos);
+    CHECK_NOTHROW(dataset::require_memory_figures(d, "publish test-cpu@1"));
+    d.layers[1].module = "nn.Dropout";
+    CHECK(dataset::check_memory(d).at(0).verdict == dataset::MemoryVerdict::refused);
+  }
   SUBCASE("a published reference is not ours to check")
   {
     test::cell_of(d, "Linear", 8).peak_memory_bytes = 1;

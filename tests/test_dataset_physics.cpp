@@ -136,6 +136,17 @@ TEST_CASE("dataset::check_physics")
     REQUIRE(count(findings, dataset::Severity::error) == 1);
     CHECK(says(findings[1], "tolerance 42.6%: 3x the peak's 14.2% noise"));
   }
+  SUBCASE("a quiet peak short of samples is flagged as unconfirmed, not as noisy")
+  {
+    data.layers[0].bytes_per_sample = 1;
+    set_median(data, 20);
+    data.environment->peaks->compute[0] = peak("fp32", 2e9, 1e11, 0.001, false);
+    data.environment->peaks->compute[0].samples = 3;
+    const auto findings = dataset::check_physics(data);
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].severity == dataset::Severity::warning);
+    CHECK(says(findings[0], "the fp32 peak did not confirm its noise target: 0.1% (target 5.0%) over only 3 samples"));
+  }
   SUBCASE("a working set past every cache is held to the memory roof for what the caches cannot keep")
   {
     data = device_with_caches();

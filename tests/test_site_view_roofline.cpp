@@ -80,6 +80,19 @@ TEST_CASE("site::roofline_page")
              "cells to it with a 42.6% tolerance");
     CHECK(view.get("dataset")->get("caches_unmeasured")->is_true());
   }
+  SUBCASE("a peak within its target but short of samples says so, not that it was noisy")
+  {
+    d.methodology->noise_target = 0.02;
+    d.environment->peaks->compute[0].noise = 0.000828;
+    d.environment->peaks->compute[0].samples = 3;
+    d.environment->peaks->compute[0].noise_target_met = false;
+    const Data view = test::page_view(d, path);
+    const auto* noisy = view.get("dataset")->get("noisy_peaks");
+    REQUIRE(noisy->is_list());
+    CHECK(noisy->list_value()[0].string_value()
+          == "fp32 FLOP/s: noise 0.0828%, within the 2% target, but over only 3 samples, too few to confirm it; "
+             "validate holds cells to it with a 5% tolerance");
+  }
   SUBCASE("no cell with a roofline, no section and no sentence")
   {
     for (const char* layer : {"Conv2d", "MaxPool2d"}) {

@@ -48,6 +48,7 @@ int cmd_layers(const Arguments& arguments);
 int cmd_validate(const Arguments& arguments);
 int cmd_diff(const Arguments& arguments);
 int cmd_merge(const Arguments& arguments);
+int cmd_close(const Arguments& arguments);
 int cmd_slurm(const Arguments& arguments);
 int cmd_scaling(const Arguments& arguments);
 int cmd_export(const Arguments& arguments);

@@ -24,6 +24,16 @@ bool sixteen_bit(Precision precision)
   return precision == Precision::bf16 || precision == Precision::fp16;
 }
 
+// Attention holds an S x S matrix of scores per head and sample (and, in training, keeps the softmax's
+// output and its dropout mask for the backward), which grow with the square of the sequence while its input
+// and output grow with the sequence: the multiple of the floor does not bound them. H200, 2026-11-28:
+// MultiheadAttention at batch 32, a bf16 training step, 22.9x (8 heads of 512 x 512 scores per sample).
+bool holds_attention_scores(const Layer& layer)
+{
+  return layer.module == "nn.MultiheadAttention" || layer.module == "nn.TransformerEncoder"
+         || layer.module == "nn.TransformerEncoderLayer";
+}
+
 } // namespace
 
 std::optional<MemoryFloor> memory_floor(const Layer& layer, const Cell& cell)
@@ -72,14 +82,19 @@ std::vector<MemoryFinding> check_memory(const Dataset& dataset, MemoryFigures fi
     }
     if (peak > k_max_memory_multiple * floor->bytes) {
       const auto transform = transform_kernel(cell);
+      const bool scores = holds_attention_scores(*layer);
       const bool withdrawn = figures == MemoryFigures::withdrawn;
+      const auto multiple = util::format_fixed(k_max_memory_multiple, 0) + "x";
       const std::string reason
         = transform ? "): its kernels show a transform convolution (" + *transform
                         + "), whose library workspace is part of the forward"
-                    : "), above the " + util::format_fixed(k_max_memory_multiple, 0)
-                        + "x that no layer needs: the figure counts memory that is not the cell's"
+        : scores    ? "), above " + multiple + ": its attention holds S x S scores per head"
+                        + std::string(cell.axes[k_mode] == GradMode::train ? " and keeps them for the backward" : "")
+                        + ", which grow with the square of the sequence and which its input and output do not bound"
+                    : "), above the " + multiple + " that no layer needs: the figure counts memory that is not the cell's"
                         + (withdrawn ? " (withdrawn by an erratum in the catalog)" : "");
-      findings.push_back({MemoryRule::above_multiple, transform || withdrawn ? MemoryVerdict::warned : MemoryVerdict::refused,
+      findings.push_back({MemoryRule::above_multiple,
+                          transform || scores || withdrawn ? MemoryVerdict::warned : MemoryVerdict::refused,
                           pointer,
                           head + " is " + util::format_significant(peak / floor->bytes, 3) + "x the " + bytes_text(floor->bytes)
                             + " its forward holds at once (" + floor->arithmetic + reason});

@@ -130,11 +130,18 @@ void flag_noisy(const PeakRate& peak, const std::string& what, const std::string
   if (peak.noise_target_met.value_or(true)) {
     return;
   }
-  findings.push_back({Severity::warning, pointer,
-                      "the " + what + " peak missed its noise target: " + (peak.noise ? percent(*peak.noise) : "unknown")
-                        + " against " + percent(target) + " over " + std::to_string(peak.samples.value_or(0))
-                        + " samples; the roof it sets is uncertain by about that much, and cells are held to it with "
-                        + tolerance_text(peak.noise, PeakOrigin::measured)});
+  const auto samples = std::to_string(peak.samples.value_or(0));
+  // A peak within its target that still reports it unmet stopped for lack of samples, not for noise.
+  const bool too_few = peak.noise && *peak.noise <= target;
+  const auto verdict = too_few ? "the " + what + " peak did not confirm its noise target: " + percent(*peak.noise)
+                                   + " (target " + percent(target) + ") over only " + samples
+                                   + " samples, too few for its spread to be known; cells are held to it with "
+                               : "the " + what + " peak missed its noise target: "
+                                   + (peak.noise ? percent(*peak.noise) : "unknown") + " against " + percent(target)
+                                   + " over " + samples
+                                   + " samples; the roof it sets is uncertain by about that much, and cells are held "
+                                     "to it with ";
+  findings.push_back({Severity::warning, pointer, verdict + tolerance_text(peak.noise, PeakOrigin::measured)});
 }
 
 void flag_noisy_peaks(const Dataset& dataset, std::vector<PhysicsFinding>& findings)

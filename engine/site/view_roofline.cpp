@@ -190,7 +190,8 @@ Data measured_peak_rows(const SiteDataset& entry, const std::string& root, doubl
   return rows;
 }
 
-// The peaks that missed their noise target, each with what it means for the cells held to it.
+// The peaks that did not meet their noise target (too noisy, or too few samples to tell), each with what it
+// means for the cells held to it.
 Data noisy_peak_lines(const dataset::Peaks& peaks, double target)
 {
   Data lines = list();
@@ -199,9 +200,15 @@ Data noisy_peak_lines(const dataset::Peaks& peaks, double target)
     if (!noise || named.peak->noise_target_met.value_or(true)) {
       continue;
     }
-    lines.push_back(Data(named.what + ": noise " + fraction_text(*noise) + " against the " + fraction_text(target)
-                         + " target, so its roof is uncertain by about that much; validate holds cells to it with a "
-                         + fraction_text(dataset::roof_tolerance(noise)) + " tolerance"));
+    // Within the target but unmet: the peak stopped for lack of samples, not for noise.
+    const auto samples = std::to_string(named.peak->samples.value_or(0));
+    const auto verdict = *noise <= target
+                           ? named.what + ": noise " + fraction_text(*noise) + ", within the " + fraction_text(target)
+                               + " target, but over only " + samples + " samples, too few to confirm it"
+                           : named.what + ": noise " + fraction_text(*noise) + " against the " + fraction_text(target)
+                               + " target, so its roof is uncertain by about that much";
+    lines.push_back(Data(verdict + "; validate holds cells to it with a " + fraction_text(dataset::roof_tolerance(noise))
+                         + " tolerance"));
   }
   return lines;
 }
