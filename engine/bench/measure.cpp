@@ -10,6 +10,8 @@
 #include "bench/profile.hpp"
 #include "bench/python_worker.hpp"
 
+#include <iostream>
+
 namespace layerbench::bench {
 
 namespace {
@@ -182,6 +184,11 @@ std::optional<dataset::Cell> measure_cell(const LayerSpec& spec,
     // counted above it, so it holds this layer's parameters, buffers, input and what its forward allocates.
     const auto live_before_cell = backend.live_memory_bytes();
     const detail::CellBody cell_body(spec, batch_size, axes, backend, aoti_package);
+    if (cell_body.input_moves > 0) {
+      std::cerr << "layerbench: " << spec.name << " batch " << batch_size << ": input copied elsewhere "
+                << cell_body.input_moves << (cell_body.input_moves == 1 ? " time" : " times")
+                << ": its output shared the input's low 28 address bits (methodology.cpu_memory_policy_text)\n";
+    }
     auto cell = measure_built(spec, batch_size, axes, cell_body, settings, backend, cell_start, live_before_cell, interrupted);
     if (cell) {
       record_data_parallel(*cell);

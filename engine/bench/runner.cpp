@@ -7,6 +7,7 @@
 #include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/canary.hpp"
 #include "bench/detail/corner.hpp"
+#include "bench/detail/placement.hpp"
 #include "bench/peaks.hpp"
 #include "bench/run_plan.hpp"
 #include "dataset/rounds.hpp"
@@ -108,6 +109,9 @@ dataset::Methodology methodology(const RunOptions& options, const std::vector<st
   m.shard_cells = options.shard_cells;
   m.cpu_memory_policy = to_string(options.cpu_memory);
   m.cpu_memory_policy_text = describe(options.cpu_memory);
+  if (backend.kind() == DeviceKind::cpu) {
+    m.cpu_memory_policy_text += "; " + detail::k_input_placement_text;
+  }
   m.precision = precision_in_force();
   m.dispatch = k_dispatch;
   m.canary = detail::Canary::describe();

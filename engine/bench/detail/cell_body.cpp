@@ -3,6 +3,7 @@
 
 #include "bench/detail/ddp/data_parallel.hpp"
 #include "bench/detail/corner.hpp"
+#include "bench/detail/placement.hpp"
 #include "bench/detail/torch_device.hpp"
 #include "util/error.hpp"
 
@@ -88,12 +89,30 @@ CellBody::CellBody(const LayerSpec& spec,
     return m_instance.forward();
   };
   body = [this] { forward(); };
+  if (!train && !m_package && !m_instance.training && torch_device(backend).is_cpu()) {
+    place_input_apart();
+  }
   if (train && m_instance.training) {
     train_model(axes[dataset::k_precision], torch_device(backend).type());
   } else if (train) {
     targets = grad_targets(m_instance);
     m_seed = torch::ones_like(forward());
     body = [this] { gradients(forward(), targets.both, m_seed, RetainGraph::no); };
+  }
+}
+
+void CellBody::place_input_apart()
+{
+  for (; input_moves < k_max_input_moves; ++input_moves) {
+    const auto output = forward();
+    if (!output.defined() || !m_instance.input.defined()
+        || !shares_low_address_bits(reinterpret_cast<std::uintptr_t>(m_instance.input.data_ptr()),
+                                    reinterpret_cast<std::uintptr_t>(output.data_ptr()))) {
+      return;
+    }
+    // Copied while the old input and this output are live, so the copy lands apart from both; the old input
+    // is freed when this one replaces it, and the next forward's output may move too: check again.
+    m_instance.input = m_instance.input.clone();
   }
 }
 

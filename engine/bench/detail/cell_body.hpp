@@ -68,9 +68,13 @@ public:
   std::function<torch::Tensor()> forward;
   std::function<void()> body;
   GradTargets targets; // train corners of layers only
+  // How many times the input was copied elsewhere because its output shared its low address bits
+  // (detail/placement.hpp); host forwards of layers only.
+  int input_moves = 0;
 
 private:
   void train_model(dataset::Precision precision, c10::DeviceType device_type);
+  void place_input_apart();
 
   Instance m_instance;
   std::unique_ptr<AotiPackage> m_package;
