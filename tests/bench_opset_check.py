@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 """LayerBench's forward dispatches the same aten:: operators as the Python module (issue 9, docs/dispatch.md).
 
-For each of the 14 layers at batch 1, the SET of aten:: names in results[].operators of a tiny
-`layerbench run` must equal the set one profiled forward of the Python twin (bench/parity/python_ops.py)
-dispatches. Call counts and shares are not compared. Exit 77 (CTest's skip code here) with the reason when
+For each of the 14 layers at batch 1, the aten:: operators in results[].operators of a tiny `layerbench run`,
+with their call counts, must equal those one profiled forward of the Python twin (bench/parity/python_ops.py)
+dispatches, both counted from the profiler's raw events (one per dispatcher call). Shares are not compared. Exit 77 (CTest's skip code here) with the reason when
 the device is not there or the binary was built without LibTorch.
 
   bench_opset_check.py --binary build/layerbench [--device cpu|cuda]
@@ -24,7 +24,7 @@ SKIP = 77
 
 
 def dataset_op_sets(dataset: dict) -> dict:
-    """{layer: set of aten:: names} of the batch-1 cells (any batch where there is no batch 1)."""
+    """{layer: {aten:: name: calls}} of the batch-1 cells (any batch where there is no batch 1)."""
     sets: dict = {}
     for cell in dataset.get("results", []):
         # Only the reference corner runs what Python's module runs in inference mode (schema 1.3 axes).
@@ -36,7 +36,7 @@ def dataset_op_sets(dataset: dict) -> dict:
         if names is None:
             sets[cell["layer"]] = None
             continue
-        sets[cell["layer"]] = {op["name"] for op in names if op["name"].startswith("aten::")}
+        sets[cell["layer"]] = {op["name"]: op.get("calls", 1) for op in names if op["name"].startswith("aten::")}
     return sets
 
 
@@ -44,7 +44,7 @@ def compare(ours: dict, python: dict) -> list:
     """One message per layer whose operator set differs (or is missing); empty when all agree."""
     problems = []
     for layer in sorted(python):
-        expected = set(python[layer]["operators"])
+        expected = python[layer]["operators"]
         if layer not in ours:
             problems.append(f"{layer}: no ok cell in the dataset")
             continue
@@ -52,10 +52,14 @@ def compare(ours: dict, python: dict) -> list:
         if got is None:
             problems.append(f"{layer}: the cell has no 'operators' (a dataset older than 1.2.0?)")
             continue
-        if got != expected:
+        if set(got) != set(expected):
             problems.append(f"{layer}: operator sets differ\n"
-                            f"    only in LayerBench: {', '.join(sorted(got - expected)) or '-'}\n"
-                            f"    only in Python:     {', '.join(sorted(expected - got)) or '-'}")
+                            f"    only in LayerBench: {', '.join(sorted(set(got) - set(expected))) or '-'}\n"
+                            f"    only in Python:     {', '.join(sorted(set(expected) - set(got))) or '-'}")
+            continue
+        counts = [f"{name} {got[name]} against {expected[name]}" for name in sorted(got) if got[name] != expected[name]]
+        if counts:
+            problems.append(f"{layer}: call counts differ (LayerBench against Python): {', '.join(counts)}")
     for layer in sorted(set(ours) - set(python)):
         problems.append(f"{layer}: in the dataset but not among the Python layers")
     return problems
@@ -64,9 +68,9 @@ def compare(ours: dict, python: dict) -> list:
 def self_test() -> int:
     python = {"A": {"operators": {"aten::linear": 1, "aten::addmm": 1}}, "B": {"operators": {"aten::relu": 1}}}
 
-    def cell(layer, names, batch=1):
+    def cell(layer, names, batch=1, calls=None):
         return {"layer": layer, "batch_size": batch, "status": "ok",
-                "operators": [{"name": n, "calls": 1, "self_cpu_fraction": 0.5} for n in names]}
+                "operators": [{"name": n, "calls": (calls or {}).get(n, 1), "self_cpu_fraction": 0.5} for n in names]}
 
     same = {"results": [cell("A", ["aten::addmm", "aten::linear"]), cell("B", ["aten::relu"]),
                         cell("B", ["aten::other"], batch=8)]}
@@ -83,7 +87,10 @@ def self_test() -> int:
     assert len(problems) == 1 and "no 'operators'" in problems[0], problems
     absent = {"results": [cell("A", ["aten::addmm", "aten::linear"])]}
     assert len(compare(dataset_op_sets(absent), python)) == 1
-    print("self-test: the comparison passes equal sets and fails on every kind of difference")
+    twice = {"results": [cell("A", ["aten::addmm", "aten::linear"], calls={"aten::addmm": 2}), cell("B", ["aten::relu"])]}
+    problems = compare(dataset_op_sets(twice), python)
+    assert len(problems) == 1 and "call counts differ (LayerBench against Python): aten::addmm 2 against 1" in problems[0], problems
+    print("self-test: the comparison passes equal operators and counts, and fails on every kind of difference")
     return 0
 
 
@@ -129,7 +136,7 @@ def main() -> int:
         print("FAILED: " + problem)
     if problems:
         return 1
-    print(f"ok: the aten:: operator sets of all {len(python)} layers equal Python's ({args.device})")
+    print(f"ok: the aten:: operators and their call counts of all {len(python)} layers equal Python's ({args.device})")
     return 0
 
 

@@ -20,7 +20,8 @@ WARMUP_CALLS = 3
 
 
 def profile_forward(layer: catalog.Layer, batch_size: int, device: torch.device) -> dict:
-    """Every aten:: event of one forward (nested ones included) with its calls, and the device kernels."""
+    """Every aten:: event of one forward (nested ones included) with its calls, and the device kernels: the
+    profiler's raw events, counted as LayerBench counts its own."""
     activities = [ProfilerActivity.CPU]
     if device.type == "cuda":
         activities.append(ProfilerActivity.CUDA)
@@ -36,11 +37,16 @@ def profile_forward(layer: catalog.Layer, batch_size: int, device: torch.device)
                 torch.cuda.synchronize(device)
     operators: dict = {}
     kernels: dict = {}
-    for event in prof.events():
-        if event.device_type == torch.autograd.DeviceType.CUDA:
-            kernels[event.name] = kernels.get(event.name, 0) + 1
-        elif event.name.startswith("aten::"):
-            operators[event.name] = operators.get(event.name, 0) + 1
+    # The profiler's raw events, one per dispatcher call, as LayerBench reads them (engine/bench/profile.cpp).
+    # Not prof.events(): its EventList folds an event into its parent when the two share a name and the event
+    # is the only child (profiler_util.py, _remove_dup_nodes), so a Scalar overload that calls its Tensor
+    # overload (dropout's noise.div_(1 - p): div_.Scalar, then div_.Tensor) counts once there and twice here.
+    for event in prof.profiler.kineto_results.events():
+        name = event.name()
+        if event.device_type() == torch.autograd.DeviceType.CUDA:
+            kernels[name] = kernels.get(name, 0) + 1
+        elif name.startswith("aten::"):
+            operators[name] = operators.get(name, 0) + 1
     return {"operators": dict(sorted(operators.items())), "kernels": dict(sorted(kernels.items()))}
 
 

@@ -3,6 +3,8 @@
 
 #include "bench/detail/torch_compat.hpp"
 
+#include <ATen/ScalarOps.h>
+
 #include <cmath>
 
 namespace layerbench::bench::detail {
@@ -24,6 +26,17 @@ std::array<torch::Tensor, 3> in_projection_packed(const torch::Tensor& x, const 
   return {projection[0], projection[1], projection[2]};
 }
 
+// A Python number as Python's argument parser hands it to a tensor operator: a 0-dim tensor marked as a
+// wrapped number (so it does not promote the other operand), made without a dispatcher call. C++'s
+// `q * 0.125` calls the Scalar overload, which calls the Tensor one: two dispatcher calls where Python's
+// `q * 0.125` makes one (bench/opset_cpu compares the counts).
+torch::Tensor python_number(const c10::Scalar& value)
+{
+  auto number = c10::scalar_to_tensor(value);
+  number.unsafeGetTensorImpl()->set_wrapped_number(true);
+  return number;
+}
+
 // The attention weights path: scaled q, bmm, softmax, bmm, out projection; the weights are averaged
 // over heads when asked for, and discarded.
 torch::Tensor attention_with_weights(torch::nn::MultiheadAttentionImpl& attention, const torch::Tensor& q, const torch::Tensor& k,
@@ -33,7 +46,8 @@ torch::Tensor attention_with_weights(torch::nn::MultiheadAttentionImpl& attentio
   const auto [target, batch, embed] = target_batch_embed;
   const int64_t heads = attention.options.num_heads();
   const double e = static_cast<double>(q.size(2));
-  const auto q_scaled = has(python, TorchFeature::mha_scale_by_multiplication) ? q * std::sqrt(1.0 / e) : q / std::sqrt(e);
+  const auto q_scaled = has(python, TorchFeature::mha_scale_by_multiplication) ? q * python_number(std::sqrt(1.0 / e))
+                                                                                : q / python_number(std::sqrt(e));
   auto weights = torch::bmm(q_scaled, k.transpose(-2, -1));
   weights = weights.softmax(-1);
   auto output = torch::bmm(weights, v);
@@ -44,7 +58,7 @@ torch::Tensor attention_with_weights(torch::nn::MultiheadAttentionImpl& attentio
   if (need_weights == NeedWeights::yes) {
     weights = weights.view({batch, heads, target, k.size(1)});
     // average_attn_weights=True
-    weights = has(python, TorchFeature::scaled_dot_product_attention) ? weights.mean(1) : weights.sum(1) / heads;
+    weights = has(python, TorchFeature::scaled_dot_product_attention) ? weights.mean(1) : weights.sum(1) / python_number(heads);
   }
   return output;
 }
