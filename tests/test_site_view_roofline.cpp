@@ -78,6 +78,7 @@ TEST_CASE("site::roofline_page")
     CHECK(noisy->list_value()[0].string_value()
           == "fp32 FLOP/s: noise 14.2% against the 5% target, so its roof is uncertain by about that much; validate holds "
              "cells to it with a 42.6% tolerance");
+    CHECK(view.get("dataset")->get("measured")->list_value()[0].get("noise")->string_value() == "14.2%, missed its 5% target");
     CHECK(view.get("dataset")->get("caches_unmeasured")->is_true());
   }
   SUBCASE("a peak within its target but short of samples says so, not that it was noisy")
@@ -92,6 +93,8 @@ TEST_CASE("site::roofline_page")
     CHECK(noisy->list_value()[0].string_value()
           == "fp32 FLOP/s: noise 0.0828%, within the 2% target, but over only 3 samples, too few to confirm it; "
              "validate holds cells to it with a 5% tolerance");
+    CHECK(view.get("dataset")->get("measured")->list_value()[0].get("noise")->string_value()
+          == "0.0828%, within its 2% target over only 3 samples");
   }
   SUBCASE("no cell with a roofline, no section and no sentence")
   {

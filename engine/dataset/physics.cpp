@@ -127,20 +127,18 @@ void check_memory(const Cell& cell, const Layer& layer, const std::string& point
 void flag_noisy(const PeakRate& peak, const std::string& what, const std::string& pointer, double target,
                 std::vector<PhysicsFinding>& findings)
 {
-  if (peak.noise_target_met.value_or(true)) {
+  const auto shortfall = peak_shortfall(peak, target);
+  if (!shortfall) {
     return;
   }
   const auto samples = std::to_string(peak.samples.value_or(0));
-  // A peak within its target that still reports it unmet stopped for lack of samples, not for noise.
-  const bool too_few = peak.noise && *peak.noise <= target;
-  const auto verdict = too_few ? "the " + what + " peak did not confirm its noise target: " + percent(*peak.noise)
-                                   + " (target " + percent(target) + ") over only " + samples
-                                   + " samples, too few for its spread to be known; cells are held to it with "
-                               : "the " + what + " peak missed its noise target: "
-                                   + (peak.noise ? percent(*peak.noise) : "unknown") + " against " + percent(target)
-                                   + " over " + samples
-                                   + " samples; the roof it sets is uncertain by about that much, and cells are held "
-                                     "to it with ";
+  const auto verdict = *shortfall == PeakShortfall::too_few_samples
+                         ? "the " + what + " peak did not confirm its noise target: " + percent(*peak.noise) + " (target "
+                             + percent(target) + ") over only " + samples
+                             + " samples, too few for its spread to be known; cells are held to it with "
+                         : "the " + what + " peak missed its noise target: " + (peak.noise ? percent(*peak.noise) : "unknown")
+                             + " against " + percent(target) + " over " + samples
+                             + " samples; the roof it sets is uncertain by about that much, and cells are held to it with ";
   findings.push_back({Severity::warning, pointer, verdict + tolerance_text(peak.noise, PeakOrigin::measured)});
 }
 
@@ -187,6 +185,14 @@ std::optional<std::string> transform_kernel(const Cell& cell)
     }
   }
   return std::nullopt;
+}
+
+std::optional<PeakShortfall> peak_shortfall(const PeakRate& peak, double target)
+{
+  if (peak.noise_target_met.value_or(true)) {
+    return std::nullopt;
+  }
+  return peak.noise && *peak.noise <= target ? PeakShortfall::too_few_samples : PeakShortfall::noisy;
 }
 
 double roof_tolerance(std::optional<double> noise)

@@ -30,6 +30,11 @@ inline constexpr double k_noise_multiple = 3.0;
 inline constexpr double k_least_tolerance = 0.05;
 double roof_tolerance(std::optional<double> noise);
 
+// Why a measured peak did not meet its noise target: too noisy, or within it but over too few samples to
+// confirm it (its sampling stopped before its least count). nullopt where it met the target or says nothing.
+enum class PeakShortfall { noisy, too_few_samples };
+std::optional<PeakShortfall> peak_shortfall(const PeakRate& peak, double target);
+
 enum class Severity { error, warning };
 
 struct PhysicsFinding

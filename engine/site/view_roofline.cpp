@@ -136,14 +136,21 @@ std::vector<Placed> placed_cells(const SiteData& site, const SiteDataset& entry)
   return placed;
 }
 
-// "14.2%, above its 5% target": a peak that missed its target says so where its noise is given.
+// "14.2%, missed its 5% target": a peak that did not meet its target says why where its noise is given.
 std::string peak_noise_text(const dataset::PeakRate& peak, double target)
 {
   if (!peak.noise) {
     return k_missing;
   }
-  const bool missed = peak.noise_target_met && !*peak.noise_target_met;
-  return fraction_text(*peak.noise) + (missed ? ", missed its " + fraction_text(target) + " target" : "");
+  const auto shortfall = dataset::peak_shortfall(peak, target);
+  if (!shortfall) {
+    return fraction_text(*peak.noise);
+  }
+  return fraction_text(*peak.noise)
+         + (*shortfall == dataset::PeakShortfall::too_few_samples
+              ? ", within its " + fraction_text(target) + " target over only "
+                  + std::to_string(peak.samples.value_or(0)) + " samples"
+              : ", missed its " + fraction_text(target) + " target");
 }
 
 struct NamedPeak
@@ -197,12 +204,12 @@ Data noisy_peak_lines(const dataset::Peaks& peaks, double target)
   Data lines = list();
   for (const auto& named : named_peaks(peaks, {})) {
     const auto& noise = named.peak->noise;
-    if (!noise || named.peak->noise_target_met.value_or(true)) {
+    const auto shortfall = dataset::peak_shortfall(*named.peak, target);
+    if (!noise || !shortfall) {
       continue;
     }
-    // Within the target but unmet: the peak stopped for lack of samples, not for noise.
     const auto samples = std::to_string(named.peak->samples.value_or(0));
-    const auto verdict = *noise <= target
+    const auto verdict = *shortfall == dataset::PeakShortfall::too_few_samples
                            ? named.what + ": noise " + fraction_text(*noise) + ", within the " + fraction_text(target)
                                + " target, but over only " + samples + " samples, too few to confirm it"
                            : named.what + ": noise " + fraction_text(*noise) + " against the " + fraction_text(target)
