@@ -82,14 +82,14 @@ def main() -> int:
     print("ok: parity ratio, within_target, summary, document shape, launch-bound cells and split rounds")
     # round_notes.py: each note says only what the rounds show
     lower = {"ratio": 0.8, "round_ratios": [0.78, 0.8, 0.9], "python_median_ms": 1.0}
-    text = round_notes.note(lower, 0.95, 1.05)
+    text = round_notes.note(lower)
     check(text.startswith("LayerBench lower in every round (0.780 to 0.900)") and "1.3% of this cell's time" in text
           and text.endswith("at most that much of the gap"), f"lower note: {text}")
     small = {"ratio": 0.95, "round_ratios": [0.94, 0.95, 0.96], "python_median_ms": 0.2}
-    check(round_notes.note(small, 0.95, 1.05).endswith("so it explains the gap"), "a 13 us share of 0.2 ms covers 5%")
-    check(round_notes.note({"ratio": 1.2, "round_ratios": [1.1, 1.2, 1.3], "python_median_ms": 1.0}, 0.95, 1.05)
+    check(round_notes.note(small).endswith("so it explains the gap"), "a 13 us share of 0.2 ms covers 5%")
+    check(round_notes.note({"ratio": 1.2, "round_ratios": [1.1, 1.2, 1.3], "python_median_ms": 1.0})
           == "LayerBench higher in every round (1.100 to 1.300)", "higher note")
-    check(round_notes.note({"ratio": 1.0, "round_ratios": [0.9, 1.2], "python_median_ms": 1.0}, 0.95, 1.05)
+    check(round_notes.note({"ratio": 1.0, "round_ratios": [0.9, 1.2], "python_median_ms": 1.0})
           .startswith("the rounds fall on both sides of 1 (0.900 to 1.200)"), "both sides note")
     return 0
 

@@ -20,7 +20,7 @@ import sys
 PER_CALL_US = 13.0
 
 
-def note(cell: dict, low: float, high: float) -> str:
+def note(cell: dict) -> str:
     rounds = cell.get("round_ratios") or []
     if not rounds:
         return ""
@@ -44,16 +44,14 @@ def main() -> int:
     parser.add_argument("--extra", help='JSON {"Layer@batch": "sentence"} appended to those cells\' notes')
     args = parser.parse_args()
     parity = json.load(open(args.parity))
-    targets = parity["targets"]
     extra = json.load(open(args.extra)) if args.extra else {}
     notes = {}
     for cell in parity["cells"]:
+        # parity.py's within_target: under the size the band applies to, or inside the band
+        if cell["within_target"]:
+            continue
         key = f"{cell['layer']}@{cell['batch_size']}"
-        if cell.get("layerbench_median_ms") is None or cell["layerbench_median_ms"] < targets["cell_min_ms"]:
-            continue
-        if targets["cell_ratio_low"] <= cell["ratio"] <= targets["cell_ratio_high"]:
-            continue
-        text = note(cell, targets["cell_ratio_low"], targets["cell_ratio_high"])
+        text = note(cell)
         if key in extra:
             text = f"{text}; {extra[key]}" if text else extra[key]
         if text:
