@@ -7,6 +7,7 @@
 #include "site/device_datasets.hpp"
 #include "site/figure_flag.hpp"
 #include "site/memory_figure.hpp"
+#include "site/sweep_section.hpp"
 #include "site/view_common.hpp"
 #include "site/view_pages.hpp"
 #include "site/view_roofline.hpp"
@@ -298,6 +299,7 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   view.set("inconsistencies_href", std::string(k_inconsistencies_page));
   view.set("operator_blocks", operator_blocks(site, name));
   view.set("corner_blocks", corner_blocks(site, name));
+  view.set("sweeps", sweep_blocks(site, name));
   return {"layer", layer_path(name), std::move(view), ""};
 }
 
