@@ -16,6 +16,9 @@ endfunction()
 layerbench_device_test(flop_counter_hand ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/flop_counter_check.py --against hand)
 layerbench_device_test(flop_counter_layers ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/flop_counter_check.py
                        --against layers --binary $<TARGET_FILE:layerbench>)
+# The same at shapes from the user: two or more per layer, from `layerbench layers --layers`.
+layerbench_device_test(flop_counter_shapes ${LAYERBENCH_PYTHON} ${CMAKE_SOURCE_DIR}/tests/shapes_flop_check.py
+                       --binary $<TARGET_FILE:layerbench>)
 
 # bench/gpu/*.py on the CPU with tiny settings and hand-made inputs; one CTest test per TestCase.
 foreach(test_case ValidationReportCells ValidationReportFlops ValidationReportPeaks ValidationReportErrors

@@ -443,7 +443,7 @@ std::vector<std::pair<LayerSpec, std::string>> other_shapes()
     {layer_entry(shapes::ConvTranspose2d{8, 4, 3, 1, 9, 11}), "ConvTranspose2d(8,4,3,1) 9x11"},
     {layer_entry(shapes::ConvTranspose2d{16, 32, 2, 3, 5, 5}), "ConvTranspose2d(16,32,2,3) 5x5"},
     {layer_entry(shapes::Linear{300, 7}), "Linear(300,7)"},
-    {layer_entry(shapes::Linear{64, 1000}), "Linear(64,1000)"},
+    {layer_entry(shapes::Linear{64, 1000, 12}), "Linear(64,1000) seq=12"},
     {layer_entry(recurrent<shapes::Lstm>(48, 32, 1, 1, 12)), "LSTM(48,32,1) len=12"},
     {layer_entry(recurrent<shapes::Lstm>(20, 24, 3, 2, 7)), "LSTM(20,24,3,bidir=True) len=7"},
     {layer_entry(recurrent<shapes::Gru>(40, 16, 3, 2, 9)), "GRU(40,16,3,bidir=True) len=9"},

@@ -84,13 +84,19 @@ def _randn(*shape: int) -> Callable[[int, torch.device], Tuple[torch.Tensor, ...
     return make
 
 
-def _attention_input(batch_size: int, device: torch.device) -> Tuple[torch.Tensor, ...]:
-    x = torch.randn(512, batch_size, 512, device=device, dtype=torch.float32)
-    return (x, x, x)
+def _attention_input(seq: int, d: int) -> Callable[[int, torch.device], Tuple[torch.Tensor, ...]]:
+    def make(batch_size: int, device: torch.device) -> Tuple[torch.Tensor, ...]:
+        x = torch.randn(seq, batch_size, d, device=device, dtype=torch.float32)
+        return (x, x, x)
+
+    return make
 
 
-def _token_input(batch_size: int, device: torch.device) -> Tuple[torch.Tensor, ...]:
-    return (torch.randint(0, 50000, (batch_size, 128), device=device, dtype=torch.int64),)
+def _token_input(vocab: int, seq: int) -> Callable[[int, torch.device], Tuple[torch.Tensor, ...]]:
+    def make(batch_size: int, device: torch.device) -> Tuple[torch.Tensor, ...]:
+        return (torch.randint(0, vocab, (batch_size, seq), device=device, dtype=torch.int64),)
+
+    return make
 
 
 class _WeightsEncoderLayer(nn.TransformerEncoderLayer):
@@ -110,25 +116,67 @@ def _default_encoder(layer: nn.TransformerEncoderLayer) -> nn.TransformerEncoder
         return nn.TransformerEncoder(layer, 1)
 
 
-LAYERS: List[Layer] = [
-    Layer("Conv2d", lambda: nn.Conv2d(64, 128, 3), _randn(64, 32, 32)),
-    Layer("Conv1d", lambda: nn.Conv1d(256, 512, 5), _randn(256, 100)),
-    Layer("ConvTranspose2d", lambda: nn.ConvTranspose2d(128, 64, 4, stride=2), _randn(128, 16, 16)),
-    Layer("Linear", lambda: nn.Linear(4096, 4096), _randn(4096)),
-    Layer("LSTM", lambda: nn.LSTM(512, 256, num_layers=2, bidirectional=True), _randn(100, -1, 512),
-          first_output=True),
-    Layer("GRU", lambda: nn.GRU(512, 256, num_layers=2), _randn(100, -1, 512), first_output=True),
-    Layer("TransformerEncoder",
-          lambda: _default_encoder(nn.TransformerEncoderLayer(512, 8, dim_feedforward=2048)),
-          _randn(512, -1, 512)),
-    Layer("MultiheadAttention", lambda: nn.MultiheadAttention(512, 8), _attention_input, first_output=True),
-    Layer("BatchNorm2d", lambda: nn.BatchNorm2d(256), _randn(256, 32, 32)),
-    Layer("LayerNorm", lambda: nn.LayerNorm(512), _randn(512, 512)),
-    Layer("Embedding", lambda: nn.Embedding(50000, 768), _token_input),
-    Layer("MaxPool2d", lambda: nn.MaxPool2d(2, stride=2), _randn(128, 32, 32)),
-    Layer("AvgPool2d", lambda: nn.AvgPool2d(2, stride=2), _randn(128, 32, 32)),
-    Layer("Dropout", lambda: nn.Dropout(0.5), _randn(512), train_mode=True),
-]
+# Each layer's parameters with their defaults, named as `layerbench layers --parameters` names them
+# (engine/catalog/user_shapes.cpp); tests/catalog_copies_check.py holds the two to each other.
+PARAMETERS: Dict[str, Dict[str, float]] = {
+    "Conv2d": {"in": 64, "out": 128, "k": 3, "h": 32, "w": 32},
+    "Conv1d": {"in": 256, "out": 512, "k": 5, "len": 100},
+    "ConvTranspose2d": {"in": 128, "out": 64, "k": 4, "stride": 2, "h": 16, "w": 16},
+    "Linear": {"in": 4096, "out": 4096, "seq": 0},
+    "LSTM": {"in": 512, "hidden": 256, "layers": 2, "directions": 2, "len": 100},
+    "GRU": {"in": 512, "hidden": 256, "layers": 2, "directions": 1, "len": 100},
+    "TransformerEncoder": {"d": 512, "heads": 8, "ff": 2048, "seq": 512},
+    "MultiheadAttention": {"d": 512, "heads": 8, "seq": 512},
+    "BatchNorm2d": {"c": 256, "h": 32, "w": 32},
+    "LayerNorm": {"d": 512, "seq": 512},
+    "Embedding": {"vocab": 50000, "d": 768, "seq": 128},
+    "MaxPool2d": {"c": 128, "h": 32, "w": 32, "k": 2},
+    "AvgPool2d": {"c": 128, "h": 32, "w": 32, "k": 2},
+    "Dropout": {"d": 512, "p": 0.5},
+}
+
+
+def _recurrent(module: type, name: str, v: Dict[str, int]) -> Layer:
+    return Layer(name, lambda: module(v["in"], v["hidden"], num_layers=v["layers"], bidirectional=v["directions"] == 2),
+                 _randn(v["len"], -1, v["in"]), first_output=True)
+
+
+def shaped(layer: str, parameters: Dict[str, float], name: str = "") -> Layer:
+    """The Python twin of catalog layer `layer` at `parameters` (the defaults where one is not given), as a
+    dataset records them in layers[].shape; named `name` (the layer's own name by default)."""
+    if layer not in PARAMETERS:
+        raise SystemExit(f"unknown layer {layer}; known: {', '.join(PARAMETERS)}")
+    unknown = sorted(set(parameters) - set(PARAMETERS[layer]))
+    if unknown:
+        raise SystemExit(f"{layer} has no parameter(s) {', '.join(unknown)}")
+    v = {**PARAMETERS[layer], **parameters}
+    v = {key: (value if key == "p" else int(value)) for key, value in v.items()}
+    name = name or layer
+    builders = {
+        "Conv2d": lambda: Layer(name, lambda: nn.Conv2d(v["in"], v["out"], v["k"]), _randn(v["in"], v["h"], v["w"])),
+        "Conv1d": lambda: Layer(name, lambda: nn.Conv1d(v["in"], v["out"], v["k"]), _randn(v["in"], v["len"])),
+        "ConvTranspose2d": lambda: Layer(name, lambda: nn.ConvTranspose2d(v["in"], v["out"], v["k"], stride=v["stride"]),
+                                         _randn(v["in"], v["h"], v["w"])),
+        "Linear": lambda: Layer(name, lambda: nn.Linear(v["in"], v["out"]),
+                                _randn(v["in"]) if v["seq"] == 0 else _randn(v["seq"], v["in"])),
+        "LSTM": lambda: _recurrent(nn.LSTM, name, v),
+        "GRU": lambda: _recurrent(nn.GRU, name, v),
+        "TransformerEncoder": lambda: Layer(
+            name, lambda: _default_encoder(nn.TransformerEncoderLayer(v["d"], v["heads"], dim_feedforward=v["ff"])),
+            _randn(v["seq"], -1, v["d"])),
+        "MultiheadAttention": lambda: Layer(name, lambda: nn.MultiheadAttention(v["d"], v["heads"]),
+                                            _attention_input(v["seq"], v["d"]), first_output=True),
+        "BatchNorm2d": lambda: Layer(name, lambda: nn.BatchNorm2d(v["c"]), _randn(v["c"], v["h"], v["w"])),
+        "LayerNorm": lambda: Layer(name, lambda: nn.LayerNorm(v["d"]), _randn(v["seq"], v["d"])),
+        "Embedding": lambda: Layer(name, lambda: nn.Embedding(v["vocab"], v["d"]), _token_input(v["vocab"], v["seq"])),
+        "MaxPool2d": lambda: Layer(name, lambda: nn.MaxPool2d(v["k"], stride=v["k"]), _randn(v["c"], v["h"], v["w"])),
+        "AvgPool2d": lambda: Layer(name, lambda: nn.AvgPool2d(v["k"], stride=v["k"]), _randn(v["c"], v["h"], v["w"])),
+        "Dropout": lambda: Layer(name, lambda: nn.Dropout(v["p"]), _randn(v["d"]), train_mode=True),
+    }
+    return builders[layer]()
+
+
+LAYERS: List[Layer] = [shaped(layer, {}) for layer in PARAMETERS]
 
 # Not in the catalog: a twin that runs LibTorch's C++ TransformerEncoderLayer's computation (need_weights,
 # bmm + softmax instead of scaled_dot_product_attention), to explain a timing ratio against older datasets.

@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <mutex>
 #include <unordered_map>
 
@@ -126,6 +127,21 @@ public:
   std::optional<int64_t> live_memory_bytes() override { return CountingAllocator::instance().live(); }
   void reset_peak_memory() override { CountingAllocator::instance().reset_peak(); }
   std::optional<int64_t> peak_memory_bytes() override { return CountingAllocator::instance().peak(); }
+
+  // /proc/meminfo's MemAvailable: what the kernel can give without swapping.
+  std::optional<int64_t> memory_capacity_bytes() const override
+  {
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    int64_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit) {
+      if (key == "MemAvailable:") {
+        return kib * 1024;
+      }
+    }
+    return std::nullopt;
+  }
 
   std::string timer_name() const override { return "steady-clock"; }
   std::string memory_method() const override

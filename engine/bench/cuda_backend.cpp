@@ -90,6 +90,15 @@ public:
 
   std::optional<int64_t> peak_memory_bytes() override { return allocated_bytes().peak; }
 
+  std::optional<int64_t> memory_capacity_bytes() const override
+  {
+    size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+      return std::nullopt;
+    }
+    return static_cast<int64_t>(free);
+  }
+
   std::string timer_name() const override { return "cuda-events"; }
   std::string memory_method() const override
   {

@@ -64,6 +64,9 @@ public:
   virtual std::optional<int64_t> live_memory_bytes() = 0;
   virtual void reset_peak_memory() = 0;
   virtual std::optional<int64_t> peak_memory_bytes() = 0;
+  // The bytes a cell could still allocate before it starts (the GPU's free memory; the CPU's
+  // MemAvailable), for refusing a shape that cannot fit before anything is measured; nullopt where unknown.
+  virtual std::optional<int64_t> memory_capacity_bytes() const { return std::nullopt; }
 
   virtual std::string timer_name() const = 0;
   virtual std::string memory_method() const = 0;

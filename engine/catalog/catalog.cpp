@@ -4,12 +4,16 @@
 #include "catalog/shapes.hpp"
 #include "catalog/models/entries.hpp"
 #include "catalog/models/layer_sum.hpp"
+#include "catalog/user_shapes.hpp"
 
 #include "util/error.hpp"
 #include "util/suggest.hpp"
 
 #include <initializer_list>
 #include <locale>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 
@@ -215,18 +219,24 @@ LayerSpec layer_entry(const shapes::ConvTranspose2d& s)
 
 LayerSpec layer_entry(const shapes::Linear& s)
 {
-  LayerSpec spec{"Linear", "nn.Linear", "Linear(" + join({s.in, s.out}, ",") + ")", input_text(s), k_eval,
+  // With S positions per sample the formulas gain a factor S; the reference's 2-D input writes none.
+  const int64_t positions = s.positions();
+  const std::string per = s.seq == 0 ? "" : "S*";
+  const std::string per_value = s.seq == 0 ? "" : text(s.seq) + "*";
+  LayerSpec spec{"Linear", "nn.Linear", "Linear(" + join({s.in, s.out}, ",") + ")" + (s.seq == 0 ? "" : " seq=" + text(s.seq)),
+          input_text(s), k_eval,
           "in*out + out",
-          "2*in*out + out (bias)",
+          s.seq == 0 ? "2*in*out + out (bias)" : "2*in*out*S + out*S (bias)",
           product({s.in, s.out}) + " + " + text(s.out),
-          "2*" + product({s.in, s.out}) + " + " + text(s.out),
+          "2*" + product({s.in, s.out}) + (s.seq == 0 ? "" : "*" + text(s.seq)) + " + " + per_value + text(s.out),
           [s] { return s.in * s.out + s.out; },
-          [s] { return 2.0 * s.in * s.out; },
-          [s] { return 1.0 * s.out; }};
+          [s, positions] { return 2.0 * s.in * s.out * positions; },
+          [s, positions] { return 1.0 * s.out * positions; }};
   spec.dispatch = "the ATen operator of Python's nn.Linear, aten::linear (LibTorch's C++ module calls aten::addmm "
                   "directly for 2-D input)";
-  spec.bytes = {"4*(in*out + out)", "4*(in + out)", "4*(" + spec.params_values + ")", "4*(" + text(s.in) + " + " + text(s.out) + ")",
-                4.0 * spec.params(), 4.0 * (s.in + s.out)};
+  spec.bytes = {"4*(in*out + out)", "4*" + per + "(in + out)", "4*(" + spec.params_values + ")",
+                "4*" + per_value + "(" + text(s.in) + " + " + text(s.out) + ")",
+                4.0 * spec.params(), 4.0 * positions * (s.in + s.out)};
   spec.note = {"One matrix product and a bias add. The whole weight matrix is read whatever the batch size, so the "
               "fewer the samples, the fewer FLOPs per byte read.", "", "", NoteClaim::memory_bound_at_smallest_batch};
   return with_shape(std::move(spec), s);
@@ -246,7 +256,9 @@ LayerSpec layer_entry(const shapes::Gru& s)
   // Per hidden unit and step: two bias adds for 3 gates (6), r and z sums (2), n = tanh(x_n + r*h_n) (2),
   // h' = (1 - z)*n + z*h (4).
   auto spec = recurrent(s, {"GRU", "nn.GRU", 1, "h_n", 14, "state update"});
-  spec.note = {"Three gates where the LSTM has four. In this catalog the LSTM is bidirectional and the GRU is not.", "LSTM"};
+  spec.note = {s.directions == 1 ? "Three gates where the LSTM has four. In this catalog the LSTM is bidirectional and the GRU is not."
+                                 : "Three gates where the LSTM has four.",
+               "LSTM"};
   return with_shape(std::move(spec), s);
 }
 
@@ -419,6 +431,27 @@ const std::vector<LayerSpec>& model_catalog()
   return entries;
 }
 
+namespace {
+
+// Entries of names with parameters ("Linear(in=4096,seq=2048)"), made once each and kept, so that every
+// reader of the name gets one entry at one address, as for the catalog's own. Throws as shaped_entry.
+const LayerSpec* shaped(const std::string& name)
+{
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const LayerSpec>> made;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto it = made.find(name); it != made.end()) {
+    return it->second.get();
+  }
+  auto spec = shaped_entry(name);
+  if (!spec) {
+    return nullptr;
+  }
+  return made.emplace(name, std::make_unique<const LayerSpec>(std::move(*spec))).first->second.get();
+}
+
+} // namespace
+
 const LayerSpec* find_entry(const std::string& name)
 {
   // A model's layers are found by name ("ResNet50/3") but not offered as guesses for another name.
@@ -436,12 +469,20 @@ const LayerSpec* find_entry(const std::string& name)
       }
     }
   }
-  return nullptr;
+  try {
+    return shaped(name);
+  } catch (const UsageError&) {
+    return nullptr; // a dataset may name parameters this catalog no longer has
+  }
 }
+
 
 const LayerSpec& find_layer(const std::string& name)
 {
   if (const auto* spec = find_entry(name)) {
+    return *spec;
+  }
+  if (const auto* spec = shaped(name)) { // throws naming what is wrong with the parameters
     return *spec;
   }
   std::vector<std::string> names;
@@ -484,6 +525,7 @@ dataset::Layer describe(const LayerSpec& spec)
   layer.contains = spec.contains;
   layer.train_step = spec.train_step;
   layer.part_of = spec.part_of;
+  layer.shape = parameters_record(spec.shape);
   // A whole model's minimum traffic is not modelled: its intermediates are most of it.
   if (spec.kind == dataset::LayerKind::layer) {
     layer.bytes_fixed = spec.bytes.fixed;

@@ -38,11 +38,14 @@ struct ConvTranspose2d
   Dims input(int64_t batch) const { return {batch, c_in, h, w}; }
 };
 
+// seq = 0 is the reference's 2-D input (B x in); seq > 0 gives each sample S positions (B x S x in), as a
+// transformer's projections see them.
 struct Linear
 {
-  int64_t in = 4096, out = 4096;
+  int64_t in = 4096, out = 4096, seq = 0;
 
-  Dims input(int64_t batch) const { return {batch, in}; }
+  int64_t positions() const { return seq == 0 ? 1 : seq; }
+  Dims input(int64_t batch) const { return seq == 0 ? Dims{batch, in} : Dims{batch, seq, in}; }
 };
 
 // Recurrent layers: gates G (4 for LSTM, 3 for GRU), hidden size H, L layers, D directions, T steps.

@@ -6,6 +6,7 @@
 #if LAYERBENCH_WITH_TORCH
 
 #include "catalog/catalog.hpp"
+#include "catalog/user_shapes.hpp"
 #include "bench/measure.hpp"
 #include "dataset/axes.hpp"
 #include "dataset/io.hpp"
@@ -43,6 +44,34 @@ void print_axes(const std::string& format)
   }
 }
 
+// Each layer's parameters that shapes from the user may set (catalog/user_shapes.hpp), with their defaults.
+void print_parameters(const std::string& format)
+{
+  auto layers = nlohmann::ordered_json::array();
+  for (const auto& spec : bench::catalog()) {
+    auto parameters = nlohmann::ordered_json::array();
+    std::string line;
+    for (const auto& info : bench::parameters_of(spec.name)) {
+      parameters.push_back({{"name", info.name},
+                            {"default", info.integer ? nlohmann::ordered_json(static_cast<int64_t>(info.default_value))
+                                                     : nlohmann::ordered_json(info.default_value)},
+                            {"integer", info.integer},
+                            {"minimum", info.minimum},
+                            {"meaning", info.meaning}});
+      line += "    " + info.name + " = " + (info.integer ? std::to_string(static_cast<int64_t>(info.default_value)) : util::format_significant(info.default_value, 3)) + "  (" + info.meaning + ")\n";
+    }
+    layers.push_back({{"layer", spec.name}, {"parameters", std::move(parameters)}});
+    if (format == "text") {
+      std::cout << spec.name << "\n" << line;
+    }
+  }
+  if (format == "json") {
+    std::cout << layers.dump(2) << "\n";
+  } else {
+    std::cout << "\nExample: layerbench run --layers 'Linear(in=4096,out=11008)@seq=2048,8192'\n";
+  }
+}
+
 } // namespace
 
 int cmd_layers(const Arguments& arguments)
@@ -50,8 +79,12 @@ int cmd_layers(const Arguments& arguments)
   po::options_description options("layers options");
   options.add_options()("format", po::value<std::string>()->default_value("text"), "text or json")(
     "models", "also the whole models (ResNet50, BertBase, BertLarge and the tests' tiny ones)")(
-    "axes", "the performance-setting axes and their values instead of the layers (the first is the reference)");
-  const auto values = parse("layers", "[--format text|json] [--models | --axes]", options, arguments);
+    "axes", "the performance-setting axes and their values instead of the layers (the first is the reference)")(
+    "parameters", "each layer's parameters that --layers 'NAME(key=value,...)' may set, with their defaults")(
+    "layers", po::value<std::string>(),
+    "these layers instead of the catalog's, with parameters and axes as run --layers takes them, "
+    "\"Linear(in=4096,out=11008)@seq=2048,8192\"");
+  const auto values = parse("layers", "[--format text|json] [--models | --axes | --parameters | --layers LIST]", options, arguments);
   if (!values) {
     return 0;
   }
@@ -66,11 +99,29 @@ int cmd_layers(const Arguments& arguments)
     print_axes(format);
     return 0;
   }
+  if (values->count("parameters")) {
+    if (values->count("models") || values->count("layers")) {
+      throw UsageError("layers: --parameters lists every layer's; give it alone");
+    }
+    print_parameters(format);
+    return 0;
+  }
   dataset::Dataset described;
-  for (const auto& spec : bench::catalog()) {
-    auto layer = bench::describe(spec);
-    layer.params_counted = bench::count_parameters(spec);
-    described.layers.push_back(layer);
+  if (values->count("layers")) {
+    for (const auto& name : bench::expand_layer_list((*values)["layers"].as<std::string>(), "layers: --layers")) {
+      const auto& spec = bench::find_layer(name);
+      auto layer = bench::describe(spec);
+      if (spec.kind == dataset::LayerKind::layer) {
+        layer.params_counted = bench::count_parameters(spec);
+      }
+      described.layers.push_back(layer);
+    }
+  } else {
+    for (const auto& spec : bench::catalog()) {
+      auto layer = bench::describe(spec);
+      layer.params_counted = bench::count_parameters(spec);
+      described.layers.push_back(layer);
+    }
   }
   if (values->count("models")) {
     for (const auto& spec : bench::model_catalog()) {

@@ -13,6 +13,7 @@
 #include "cli/run_output.hpp"
 #include "cli/run_ranks.hpp"
 #include "cli/run_rounds.hpp"
+#include "dataset/memory_check.hpp"
 #include "dataset/shard.hpp"
 #include "dataset/io.hpp"
 #include "util/format.hpp"
@@ -53,6 +54,35 @@ void print_estimate(const bench::RunOptions& options, const bench::DeviceBackend
             << "; estimate about " << util::format_fixed(e.seconds / 60, 1)
             << " min (budget, warm-up and " << util::format_fixed(bench::k_cell_overhead_seconds, 1)
             << " s overhead per part; layers whose single call outlasts the budget take longer)\n";
+}
+
+// A layer whose parameters, input and output at the largest batch (dataset::memory_floor, which every
+// forward holds at once) exceed the memory the device has free is refused before anything is measured,
+// naming the layer, the bytes and the device's: shapes from the user reach sizes no reference layer has.
+void check_fits(const bench::RunOptions& options, const bench::DeviceBackend& backend)
+{
+  const auto capacity = backend.memory_capacity_bytes();
+  if (!capacity || options.batch_sizes.empty()) {
+    return;
+  }
+  const int largest = *std::max_element(options.batch_sizes.begin(), options.batch_sizes.end());
+  for (const auto& name : options.layers) {
+    const auto& spec = bench::find_layer(name);
+    if (spec.kind != dataset::LayerKind::layer) {
+      continue;
+    }
+    dataset::Cell cell;
+    cell.layer = name;
+    cell.batch_size = largest;
+    const auto floor = dataset::memory_floor(bench::describe(spec), cell);
+    if (floor && floor->bytes > static_cast<double>(*capacity)) {
+      throw Error("--layers: " + name + " at batch " + std::to_string(largest) + " needs at least "
+                  + util::format_bytes(floor->bytes) + " (" + floor->arithmetic + "), more than the "
+                  + util::format_bytes(static_cast<double>(*capacity)) + " the "
+                  + (backend.kind() == bench::DeviceKind::cuda ? "GPU has free" : "CPU's memory has available")
+                  + "; nothing was measured");
+    }
+  }
 }
 
 // In a data-parallel run each rank takes the GPU of its rank on the node.
@@ -124,6 +154,7 @@ int run(const po::variables_map& values)
   options.batch_sizes = std::move(matrix.batch_sizes);
   options.axes = matrix.axes;
   options.settings = matrix.settings;
+  check_fits(options, *backend);
   print_estimate(options, *backend);
   if (shard) {
     const auto plan = bench::plan_matrix(options.layers, options.batch_sizes, dataset::corners(options.axes),

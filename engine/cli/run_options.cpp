@@ -5,6 +5,8 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog/models/layer_sum.hpp"
+#include "catalog/suite.hpp"
+#include "catalog/user_shapes.hpp"
 #include "bench/runner.hpp"
 #include "dataset/axes.hpp"
 #include "dataset/batch_sizes.hpp"
@@ -24,19 +26,9 @@ namespace layerbench::cli {
 
 namespace {
 
-std::vector<std::string> parse_layers(const std::string& text)
-{
-  std::vector<std::string> layers;
-  std::set<std::string> seen;
-  for (const auto& name : util::comma_list(text, "--layers")) {
-    bench::find_layer(name); // throws UsageError with a hint
-    if (!seen.insert(name).second) {
-      throw UsageError("--layers: '" + name + "' is given twice");
-    }
-    layers.push_back(name);
-  }
-  return layers;
-}
+// Layers and models of the catalog, and layers at parameters from the user with their axes crossed
+// (catalog/user_shapes.hpp): canonical names, each once.
+std::vector<std::string> parse_layers(const std::string& text) { return bench::expand_layer_list(text, "--layers"); }
 
 } // namespace
 
@@ -203,7 +195,8 @@ void apply_overrides(const po::variables_map& values, bench::MeasureSettings& se
 std::vector<std::string> matrix_layers(const po::variables_map& values)
 {
   if (values.count("layer-sum")) {
-    require(!values.count("layers"), "--layer-sum: measures the model and its layers; give it or --layers, not both");
+    require(!values.count("layers") && !values.count("suite"),
+            "--layer-sum: measures the model and its layers; give it or --layers, not both (nor --suite)");
     std::vector<std::string> layers;
     for (const auto& model : util::comma_list(values["layer-sum"].as<std::string>(), "--layer-sum")) {
       for (const auto& name : bench::models::layer_sum_layers(model)) {
@@ -213,6 +206,12 @@ std::vector<std::string> matrix_layers(const po::variables_map& values)
     }
     return layers;
   }
+  if (values.count("suite")) {
+    require(!values.count("layers"), "--suite: names the layers; give it or --layers, not both");
+    const auto tags = values.count("tags") ? util::comma_list(values["tags"].as<std::string>(), "--tags") : std::vector<std::string>{};
+    return bench::suite_layers(values["suite"].as<std::string>(), tags);
+  }
+  require(!values.count("tags"), "--tags: selects a suite's entries; give --suite too");
   if (values.count("layers")) {
     return parse_layers(values["layers"].as<std::string>());
   }
@@ -261,7 +260,8 @@ RunMatrix resolve_matrix(const po::variables_map& values, bench::DeviceKind devi
                                                               : bench::parse_preset(values["preset"].as<std::string>());
   const auto preset = bench::preset(name, device);
   RunMatrix matrix;
-  matrix.layers = layer_sum || values.count("layers") || preset.layers.empty() ? matrix_layers(values) : preset.layers;
+  matrix.layers = layer_sum || values.count("layers") || values.count("suite") || preset.layers.empty() ? matrix_layers(values)
+                                                                                                       : preset.layers;
   matrix.axes = preset.grid;
   if (layer_sum) {
     // The layers are eager modules at the model's shapes: no AOTInductor package is exported for each.
@@ -282,7 +282,13 @@ po::options_description run_options()
   options.add_options()
     ("out,o", po::value<std::string>(), "dataset file to write; never overwritten (default: layerbench-<UTC time>.json)")
     ("device", po::value<std::string>()->default_value("auto"), "auto (CUDA when available, else CPU), cpu, cuda (GPU 0) or cuda:N")
-    ("layers", po::value<std::string>(), "comma-separated layers or whole models of the catalog (default: the preset's, every layer of the catalog; see 'layerbench layers --models')")
+    ("layers", po::value<std::string>(), "comma-separated layers or whole models of the catalog, a layer at other parameters "
+     "with axes crossed, \"Linear(in=4096,out=11008)@seq=2048,8192\" (default: the preset's, every layer of the catalog; see "
+     "'layerbench layers --models' and 'layerbench layers --parameters')")
+    ("suite", po::value<std::string>(),
+     "the layers of a suite file, cross products of parameters with tags (bench/suites/, docs/catalog.md), or 'reference', "
+     "the fourteen layers of the reference page")
+    ("tags", po::value<std::string>(), "with --suite: only its entries with one of these comma-separated tags (short, long, ...)")
     ("layer-sum", po::value<std::string>(),
      "comma-separated whole models: measure each model and every distinct layer configuration it contains at its own "
      "shapes (\"ResNet50/3\" is its layers[].contains[3]), forward in inference corners, forward and backward in train "

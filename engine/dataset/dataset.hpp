@@ -52,7 +52,7 @@ struct SchemaVersion
 // 1.10.0 added environment.cpu, the CPU's vendor, family, model, stepping, vector extensions and the
 // kernels ATen dispatched to (two machines that both call themselves "AMD EPYC" can differ there), and
 // environment.device.kernel_driver, the NVIDIA driver's own version beside the CUDA API version.
-inline constexpr SchemaVersion k_schema_version{1, 10, 0};
+inline constexpr SchemaVersion k_schema_version{1, 11, 0};
 // The oldest version this build still reads.
 inline constexpr SchemaVersion k_oldest_schema_version{1, 0, 0};
 
@@ -287,6 +287,25 @@ struct ModelPart
   int count = 0;
 };
 
+// What a layer was built from (1.11.0): the catalog layer ("Linear") and each of its named parameters
+// with its value (catalog/user_shapes.hpp), the reference's defaults or shapes from the user. A layer at
+// other parameters is named after them, "Linear(in=4096,out=11008,seq=2048)".
+struct LayerParameters
+{
+  std::string layer;
+  std::vector<std::pair<std::string, double>> values; // by name
+
+  std::optional<double> value(const std::string& name) const
+  {
+    for (const auto& [key, v] : values) {
+      if (key == name) {
+        return v;
+      }
+    }
+    return std::nullopt;
+  }
+};
+
 struct Layer
 {
   std::string name;   // catalog key, "Conv2d"
@@ -311,6 +330,7 @@ struct Layer
   std::vector<LayerUse> contains;    // whole models: their layers, 1.5.0
   std::string train_step;            // whole models: what a train corner's step runs, in words, 1.5.0
   std::optional<ModelPart> part_of;  // model_layer only, 1.6.0
+  std::optional<LayerParameters> shape; // the catalog layer and every parameter's value, 1.11.0
 };
 
 struct Stats // milliseconds per forward pass of one batch

@@ -233,6 +233,13 @@ OrderedJson to_json(const Layer& layer)
   if (layer.part_of) {
     json["part_of"] = OrderedJson{{"model", layer.part_of->model}, {"use", layer.part_of->use}, {"count", layer.part_of->count}};
   }
+  if (layer.shape) {
+    OrderedJson values = OrderedJson::object();
+    for (const auto& [name, value] : layer.shape->values) {
+      values[name] = value == std::floor(value) && std::fabs(value) < 0x1p53 ? OrderedJson(static_cast<int64_t>(value)) : OrderedJson(value);
+    }
+    json["shape"] = OrderedJson{{"layer", layer.shape->layer}, {"parameters", std::move(values)}};
+  }
   return json;
 }
 
@@ -764,6 +771,24 @@ Layer parse_layer(Reader reader)
     part.done();
   } else {
     reader.allow_null("part_of");
+  }
+  if (reader.has("shape")) {
+    auto shape = reader.object("shape");
+    LayerParameters parameters{shape.text("layer"), {}};
+    const auto& values = shape.field("parameters");
+    if (!values.is_object()) {
+      shape.fail(shape.at("parameters"), "expected an object, found " + std::string(values.type_name()));
+    }
+    for (const auto& item : values.items()) {
+      if (!item.value().is_number() || !std::isfinite(item.value().get<double>())) {
+        shape.fail(shape.at("parameters") + "/" + item.key(), "expected a finite number");
+      }
+      parameters.values.emplace_back(item.key(), item.value().get<double>());
+    }
+    shape.done();
+    layer.shape = std::move(parameters);
+  } else {
+    reader.allow_null("shape");
   }
   reader.done();
   return layer;

@@ -40,7 +40,31 @@ Data labelled(const std::string& label, const std::string& value)
   return data;
 }
 
-std::string layer_path(const std::string& layer) { return "layers/" + layer + ".html"; }
+// A layer at parameters from the user, "Linear(in=4096,seq=2048)", gets a file name without the
+// characters a URL would escape: "Linear_in-4096_seq-2048". The catalog's names are kept as they are.
+std::string layer_path(const std::string& layer)
+{
+  std::string file;
+  for (const char c : layer) {
+    switch (c) {
+    case '(':
+    case ',':
+      file += '_';
+      break;
+    case ')':
+      break;
+    case '=':
+      file += '-';
+      break;
+    case '.':
+      file += 'p';
+      break;
+    default:
+      file += c;
+    }
+  }
+  return "layers/" + file + ".html";
+}
 
 std::optional<double> median_ms(const Dataset& data, const std::string& layer, int batch)
 {

@@ -174,7 +174,7 @@ CASES = [
                                               "all_reduce_p25_ms": 1.5, "all_reduce_p75_ms": 3.0},
                                              "results", 0, "data_parallel")),
     ("schema version too new", put("2.0.0", "schema_version")),
-    ("schema version minor too new", put("1.11.0", "schema_version")),
+    ("schema version minor too new", put("1.12.0", "schema_version")),
     ("schema version too old", put("0.9.0", "schema_version")),
     ("schema version not semantic", put("1.1", "schema_version")),
     ("id with capitals", put("Test-CPU", "id")),
