@@ -22,6 +22,11 @@ if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_PYTHON)
              COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/bench_opset_check.py
                      --binary $<TARGET_FILE:layerbench> --device ${opset_device})
     set_tests_properties(bench/opset_${opset_device} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
+    # The same for today's layers beyond the reference (catalog.hpp, todays_layers()).
+    add_test(NAME bench/opset_${opset_device}_today
+             COMMAND ${LAYERBENCH_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/bench_opset_check.py
+                     --binary $<TARGET_FILE:layerbench> --device ${opset_device} --suite today)
+    set_tests_properties(bench/opset_${opset_device}_today PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 600)
   endforeach()
 endif()
 

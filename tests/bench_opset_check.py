@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """LayerBench's forward dispatches the same aten:: operators as the Python module (issue 9, docs/dispatch.md).
 
-For each of the 14 layers at batch 1, the aten:: operators in results[].operators of a tiny `layerbench run`,
+For each of the 14 layers (or, with --suite today, each of today's layers beyond them) at batch 1, the aten:: operators in results[].operators of a tiny `layerbench run`,
 with their call counts, must equal those one profiled forward of the Python twin (bench/parity/python_ops.py)
 dispatches, both counted from the profiler's raw events (one per dispatcher call). Shares are not compared. Exit 77 (CTest's skip code here) with the reason when
 the device is not there or the binary was built without LibTorch.
@@ -94,8 +94,8 @@ def self_test() -> int:
     return 0
 
 
-def run_layerbench(binary: str, device: str, out: Path) -> dict:
-    command = [binary, "run", "--device", device, "--batch-sizes", "1", "--cell-budget", "0.05",
+def run_layerbench(binary: str, device: str, out: Path, suite: str) -> dict:
+    command = [binary, "run", "--device", device, "--suite", suite, "--batch-sizes", "1", "--cell-budget", "0.05",
                "--min-samples", "3", "--warmup", "0", "--out", str(out)]
     print("$ " + " ".join(command), flush=True)
     done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -114,6 +114,8 @@ def main() -> int:
     parser.add_argument("--dataset", help="compare this dataset instead of running layerbench")
     parser.add_argument("--device", default="cpu", help="cpu or cuda (default cpu)")
     parser.add_argument("--self-test", action="store_true", help="test the comparison and exit")
+    parser.add_argument("--suite", default="reference", choices=("reference", "today"),
+                        help="the fourteen layers of the reference (default), or today's layers beyond them")
     args = parser.parse_args()
     if args.self_test:
         return self_test()
@@ -127,10 +129,10 @@ def main() -> int:
         dataset = json.loads(Path(args.dataset).read_text())
     elif args.binary:
         with tempfile.TemporaryDirectory() as folder:
-            dataset = run_layerbench(args.binary, args.device, Path(folder) / "run.json")
+            dataset = run_layerbench(args.binary, args.device, Path(folder) / "run.json", args.suite)
     else:
         parser.error("give --binary, --dataset or --self-test")
-    python = python_ops.op_sets(torch.device(args.device), 1, "all")
+    python = python_ops.op_sets(torch.device(args.device), 1, "all" if args.suite == "reference" else "today")
     problems = compare(dataset_op_sets(dataset), python)
     for problem in problems:
         print("FAILED: " + problem)

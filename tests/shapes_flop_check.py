@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Shapes from the user (issue 37 item 3): every layer's formulas at parameters other than the reference's.
 
-For two or more shapes of each of the fourteen layers, `layerbench layers --layers LIST --format json`
+For two or more shapes of each of the fourteen layers and of today's layers beyond them, `layerbench layers --layers LIST --format json`
 gives the catalog's entry (its parameters in layers[].shape, its parameter formula, the count taken from
 the C++ module, its matrix FLOPs). The Python twin is built from the same recorded parameters
 (bench/gpu/layers.py, shaped), and must agree:
@@ -43,6 +43,13 @@ SHAPES = ",".join([
     "MaxPool2d(c=8,h=12,w=12,k=3)", "MaxPool2d(c=2,h=5,w=9,k=5)",
     "AvgPool2d(c=8,h=10,w=6,k=2)", "AvgPool2d(c=1,h=3,w=3,k=3)",
     "Dropout(d=100,p=0.1)", "Dropout(d=7,p=0)",
+    # Today's layers beyond the reference (catalog.hpp, todays_layers()).
+    "RMSNorm(d=96,seq=10)", "RMSNorm(d=5,seq=1)", "GELU(d=30,seq=4)", "GELU(d=7,seq=1)", "SiLU(d=30,seq=4)", "SiLU(d=3,seq=9)",
+    "ScaledDotProductAttention(heads=4,kv_heads=4,head_dim=16,seq=24)", "ScaledDotProductAttention(heads=3,kv_heads=3,head_dim=5,seq=7)",
+    "GroupedQueryAttention(heads=8,kv_heads=2,head_dim=16,seq=24)", "GroupedQueryAttention(heads=6,kv_heads=3,head_dim=8,seq=5)",
+    "DepthwiseConv2d(c=16,k=3,h=9,w=12)", "DepthwiseConv2d(c=3,k=5,h=5,w=7)",
+    "Conv3d(in=8,out=4,k=3,depth=5,h=6,w=7)", "Conv3d(in=8,out=8,k=2,depth=4,h=4,w=4,groups=8)",
+    "SwiGLU(d=32,hidden=48,seq=6)", "SwiGLU(d=7,hidden=5,seq=1)",
 ])
 
 
@@ -60,11 +67,12 @@ def check_defaults(binary: str) -> list:
     problems = []
     table = json.loads(run_binary(binary, "--parameters", "--format", "json"))
     theirs = {entry["layer"]: {p["name"]: p["default"] for p in entry["parameters"]} for entry in table}
-    if list(theirs) != list(layers.PARAMETERS):
-        problems.append(f"layers differ: binary {list(theirs)}, layers.py PARAMETERS {list(layers.PARAMETERS)}")
+    ours = {**layers.PARAMETERS, **layers.TODAY_PARAMETERS}
+    if list(theirs) != list(ours):
+        problems.append(f"layers differ: binary {list(theirs)}, layers.py PARAMETERS and TODAY_PARAMETERS {list(ours)}")
     for name, defaults in theirs.items():
-        if layers.PARAMETERS.get(name) != defaults:
-            problems.append(f"{name}: binary's parameters {defaults}, layers.py's {layers.PARAMETERS.get(name)}")
+        if ours.get(name) != defaults:
+            problems.append(f"{name}: binary's parameters {defaults}, layers.py's {ours.get(name)}")
     return problems
 
 
@@ -92,8 +100,8 @@ def check_shapes(binary: str) -> list:
             if count != entry["matmul_flops_per_sample"]:
                 problems.append(f"{entry['name']}: FlopCounterMode counts {count:,.0f} FLOPs per sample at batch {batch}, "
                                 f"ours {entry['matmul_flops_per_sample']:,.0f}")
-    if len(entries) < 2 * len(layers.PARAMETERS):
-        problems.append(f"only {len(entries)} shapes for {len(layers.PARAMETERS)} layers")
+    if len(entries) < 2 * (len(layers.PARAMETERS) + len(layers.TODAY_PARAMETERS)):
+        problems.append(f"only {len(entries)} shapes for {len(layers.PARAMETERS) + len(layers.TODAY_PARAMETERS)} layers")
     return problems
 
 

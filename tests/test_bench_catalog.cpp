@@ -525,3 +525,57 @@ TEST_CASE("bench::layer_entry")
     CHECK(layer_entry(shapes::Linear{300, 7}).rank == InputRank::other);
   }
 }
+
+TEST_CASE("bench::todays_layers")
+{
+  std::vector<const LayerSpec*> entries;
+  for (const auto& spec : todays_layers()) {
+    entries.push_back(&spec);
+  }
+  // A second shape of each, through the names users write.
+  for (const auto* name : {"RMSNorm(d=96,seq=10)", "GELU(d=30,seq=4)", "SiLU(d=3,seq=9)",
+                           "ScaledDotProductAttention(heads=3,kv_heads=3,head_dim=5,seq=7)",
+                           "GroupedQueryAttention(heads=6,kv_heads=3,head_dim=8,seq=5)", "DepthwiseConv2d(c=3,k=5,h=5,w=7)",
+                           "Conv3d(in=8,out=8,k=2,depth=4,h=4,w=5,groups=4)", "SwiGLU(d=7,hidden=5,seq=3)"}) {
+    entries.push_back(&find_layer(name));
+  }
+  SUBCASE("eight layers of today's models, none of the reference's, each found by name")
+  {
+    std::vector<std::string> names;
+    for (const auto& spec : todays_layers()) {
+      names.push_back(spec.name);
+      CHECK(&find_layer(spec.name) == &spec);
+    }
+    CHECK(names == std::vector<std::string>{"RMSNorm", "GELU", "SiLU", "ScaledDotProductAttention", "GroupedQueryAttention",
+                                            "DepthwiseConv2d", "Conv3d", "SwiGLU"});
+  }
+  SUBCASE("the formulas' values evaluate to the figures, and the built module and input are the entry's")
+  {
+    for (const auto* spec : entries) {
+      CAPTURE(spec->name);
+      CHECK(evaluate(spec->params_values) == static_cast<double>(spec->params()));
+      CHECK(evaluate(spec->flops_values) == spec->flops());
+      CHECK(evaluate(spec->bytes.fixed_values) == spec->bytes.fixed);
+      CHECK(evaluate(spec->bytes.per_sample_values) == spec->bytes.per_sample);
+      CHECK(dims_of(spec->input_shape, 3) == spec->input_dims(3));
+      const auto instance = layerbench::bench::detail::instantiate(*spec, 2, torch::kCPU);
+      CHECK(layerbench::bench::detail::count_parameters(*instance.module) == spec->params());
+      CHECK(instance.input.sizes().vec() == spec->input_dims(2));
+      const auto output = instance.forward();
+      CHECK(output.defined());
+    }
+  }
+  SUBCASE("the attention kernels' query is 4-D but takes no channels_last; the depthwise convolution does")
+  {
+    CHECK(find_layer("ScaledDotProductAttention").rank == InputRank::other);
+    CHECK(find_layer("GroupedQueryAttention").rank == InputRank::other);
+    CHECK(find_layer("DepthwiseConv2d").rank == InputRank::four_d);
+  }
+  SUBCASE("grouped-query attention moves fewer bytes of keys and values for the same FLOPs")
+  {
+    const auto& full = find_layer("ScaledDotProductAttention");
+    const auto& grouped = find_layer("GroupedQueryAttention");
+    CHECK(full.flops() == grouped.flops());
+    CHECK(grouped.bytes.per_sample < full.bytes.per_sample);
+  }
+}

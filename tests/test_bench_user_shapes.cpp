@@ -89,6 +89,9 @@ TEST_CASE("bench::expand_layer_list")
                    "'ResNet50' is not a layer whose parameters can be given"));
     CHECK(contains(usage_error([] { expand_layer_list("Linear(in=16777216,out=16777216,seq=16777216)", "--layers"); }),
                    "too large"));
+    CHECK(contains(usage_error([] { expand_layer_list("GroupedQueryAttention(kv_heads=3)", "--layers"); }),
+                   "kv_heads (3) must divide heads (8)"));
+    CHECK(contains(usage_error([] { expand_layer_list("Conv3d(groups=3)", "--layers"); }), "groups (3) must divide in (64)"));
     CHECK(contains(usage_error([] { expand_layer_list("", "--layers"); }), "--layers: the list is empty"));
     CHECK(contains(usage_error([] { expand_layer_list("Conv2d,,Linear", "--layers"); }), "has an empty item"));
     CHECK(contains(usage_error([] { expand_layer_list("Conv2d,", "--layers"); }), "has an empty item"));
@@ -135,9 +138,11 @@ TEST_CASE("bench::find_layer with parameters")
       CHECK(instance.input.sizes().vec() == spec.input_dims(3));
     }
   }
-  SUBCASE("every layer has a table of parameters, and its defaults give the catalog's entry")
+  SUBCASE("every layer, the reference's and today's, has a table of parameters, and its defaults give its entry")
   {
-    for (const auto& spec : catalog()) {
+    std::vector<LayerSpec> all = catalog();
+    all.insert(all.end(), todays_layers().begin(), todays_layers().end());
+    for (const auto& spec : all) {
       CAPTURE(spec.name);
       std::vector<NamedValue> defaults;
       for (const auto& info : parameters_of(spec.name)) {
@@ -151,6 +156,11 @@ TEST_CASE("bench::find_layer with parameters")
 
 TEST_CASE("bench::suite_layers")
 {
+  SUBCASE("the built-in suite 'today' is today's layers, and built-in suites take no tags")
+  {
+    CHECK(suite_layers(k_today_suite, {}).size() == todays_layers().size());
+    CHECK_THROWS_WITH_AS(suite_layers(k_reference_suite, {"short"}), doctest::Contains("a built-in suite has no tags"), Error);
+  }
   SUBCASE("the built-in suite is the reference matrix")
   {
     const auto names = suite_layers(k_reference_suite, {});

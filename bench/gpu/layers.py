@@ -9,6 +9,7 @@ from typing import Callable, Dict, List, Tuple
 
 import torch
 from torch import nn
+from torch.nn import functional as F
 
 # `layerbench run`'s default batch sizes (engine/dataset/batch_sizes.hpp; a test holds this copy to it).
 BATCH_SIZES = (1, 8, 32, 128)
@@ -136,6 +137,55 @@ PARAMETERS: Dict[str, Dict[str, float]] = {
 }
 
 
+# The layers of today's models beyond the reference page (engine/catalog/catalog.cpp, todays_layers()).
+TODAY_PARAMETERS: Dict[str, Dict[str, float]] = {
+    "RMSNorm": {"d": 512, "seq": 512},
+    "GELU": {"d": 512, "seq": 512},
+    "SiLU": {"d": 512, "seq": 512},
+    "ScaledDotProductAttention": {"heads": 8, "kv_heads": 8, "head_dim": 64, "seq": 512},
+    "GroupedQueryAttention": {"heads": 8, "kv_heads": 2, "head_dim": 64, "seq": 512},
+    "DepthwiseConv2d": {"c": 256, "k": 3, "h": 32, "w": 32},
+    "Conv3d": {"in": 64, "out": 64, "k": 3, "depth": 8, "h": 32, "w": 32, "groups": 1},
+    "SwiGLU": {"d": 1024, "hidden": 2816, "seq": 128},
+}
+
+
+class _Sdpa(nn.Module):
+    """F.scaled_dot_product_attention(q, k, v) as a module; grouped-query (enable_gqa) where k has fewer heads."""
+
+    def __init__(self, grouped: bool):
+        super().__init__()
+        self.grouped = grouped
+
+    def forward(self, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+        if self.grouped:
+            return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+        return F.scaled_dot_product_attention(q, k, v)
+
+
+class _SwiGlu(nn.Module):
+    """LLaMA's feed-forward block: w2(silu(w1 x) * w3 x), bias-free projections."""
+
+    def __init__(self, d: int, hidden: int):
+        super().__init__()
+        self.w1 = nn.Linear(d, hidden, bias=False)
+        self.w3 = nn.Linear(d, hidden, bias=False)
+        self.w2 = nn.Linear(hidden, d, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.w2(F.silu(self.w1(x)) * self.w3(x))
+
+
+def _sdpa_input(v: Dict[str, int]) -> Callable[[int, torch.device], Tuple[torch.Tensor, ...]]:
+    def make(batch_size: int, device: torch.device) -> Tuple[torch.Tensor, ...]:
+        q = torch.randn(batch_size, v["heads"], v["seq"], v["head_dim"], device=device, dtype=torch.float32)
+        k = torch.randn(batch_size, v["kv_heads"], v["seq"], v["head_dim"], device=device, dtype=torch.float32)
+        value = torch.randn(batch_size, v["kv_heads"], v["seq"], v["head_dim"], device=device, dtype=torch.float32)
+        return (q, k, value)
+
+    return make
+
+
 def _recurrent(module: type, name: str, v: Dict[str, int]) -> Layer:
     return Layer(name, lambda: module(v["in"], v["hidden"], num_layers=v["layers"], bidirectional=v["directions"] == 2),
                  _randn(v["len"], -1, v["in"]), first_output=True)
@@ -144,12 +194,13 @@ def _recurrent(module: type, name: str, v: Dict[str, int]) -> Layer:
 def shaped(layer: str, parameters: Dict[str, float], name: str = "") -> Layer:
     """The Python twin of catalog layer `layer` at `parameters` (the defaults where one is not given), as a
     dataset records them in layers[].shape; named `name` (the layer's own name by default)."""
-    if layer not in PARAMETERS:
-        raise SystemExit(f"unknown layer {layer}; known: {', '.join(PARAMETERS)}")
-    unknown = sorted(set(parameters) - set(PARAMETERS[layer]))
+    tables = {**PARAMETERS, **TODAY_PARAMETERS}
+    if layer not in tables:
+        raise SystemExit(f"unknown layer {layer}; known: {', '.join(tables)}")
+    unknown = sorted(set(parameters) - set(tables[layer]))
     if unknown:
         raise SystemExit(f"{layer} has no parameter(s) {', '.join(unknown)}")
-    v = {**PARAMETERS[layer], **parameters}
+    v = {**tables[layer], **parameters}
     v = {key: (value if key == "p" else int(value)) for key, value in v.items()}
     name = name or layer
     builders = {
@@ -172,11 +223,22 @@ def shaped(layer: str, parameters: Dict[str, float], name: str = "") -> Layer:
         "MaxPool2d": lambda: Layer(name, lambda: nn.MaxPool2d(v["k"], stride=v["k"]), _randn(v["c"], v["h"], v["w"])),
         "AvgPool2d": lambda: Layer(name, lambda: nn.AvgPool2d(v["k"], stride=v["k"]), _randn(v["c"], v["h"], v["w"])),
         "Dropout": lambda: Layer(name, lambda: nn.Dropout(v["p"]), _randn(v["d"]), train_mode=True),
+        "RMSNorm": lambda: Layer(name, lambda: nn.RMSNorm(v["d"]), _randn(v["seq"], v["d"])),
+        "GELU": lambda: Layer(name, lambda: nn.GELU(), _randn(v["seq"], v["d"])),
+        "SiLU": lambda: Layer(name, lambda: nn.SiLU(), _randn(v["seq"], v["d"])),
+        "ScaledDotProductAttention": lambda: Layer(name, lambda: _Sdpa(v["kv_heads"] != v["heads"]), _sdpa_input(v)),
+        "GroupedQueryAttention": lambda: Layer(name, lambda: _Sdpa(v["kv_heads"] != v["heads"]), _sdpa_input(v)),
+        "DepthwiseConv2d": lambda: Layer(name, lambda: nn.Conv2d(v["c"], v["c"], v["k"], groups=v["c"]),
+                                         _randn(v["c"], v["h"], v["w"])),
+        "Conv3d": lambda: Layer(name, lambda: nn.Conv3d(v["in"], v["out"], v["k"], groups=v["groups"]),
+                                _randn(v["in"], v["depth"], v["h"], v["w"])),
+        "SwiGLU": lambda: Layer(name, lambda: _SwiGlu(v["d"], v["hidden"]), _randn(v["seq"], v["d"])),
     }
     return builders[layer]()
 
 
 LAYERS: List[Layer] = [shaped(layer, {}) for layer in PARAMETERS]
+TODAY: List[Layer] = [shaped(layer, {}) for layer in TODAY_PARAMETERS]
 
 # Not in the catalog: a twin that runs LibTorch's C++ TransformerEncoderLayer's computation (need_weights,
 # bmm + softmax instead of scaled_dot_product_attention), to explain a timing ratio against older datasets.
@@ -186,19 +248,21 @@ VARIANTS: List[Layer] = [
           _randn(512, -1, 512)),
 ]
 
-BY_NAME: Dict[str, Layer] = {layer.name: layer for layer in LAYERS + VARIANTS}
+BY_NAME: Dict[str, Layer] = {layer.name: layer for layer in LAYERS + VARIANTS + TODAY}
 
 
 def select(names: str) -> List[Layer]:
-    """Layers named in a comma-separated list ("all" or empty: every catalog layer), in the catalog's
-    order; variants are taken only when named."""
+    """Layers named in a comma-separated list ("all" or empty: the fourteen of the reference; "today": the
+    layers of today's models beyond them), in the catalog's order; variants are taken only when named."""
     if not names or names == "all":
         return list(LAYERS)
+    if names == "today":
+        return list(TODAY)
     wanted = [name.strip() for name in names.split(",") if name.strip()]
     unknown = [name for name in wanted if name not in BY_NAME]
     if unknown:
         raise SystemExit(f"unknown layer(s) {', '.join(unknown)}; known: {', '.join(BY_NAME)}")
-    return [layer for layer in LAYERS + VARIANTS if layer.name in wanted]
+    return [layer for layer in LAYERS + TODAY + VARIANTS if layer.name in wanted]
 
 
 def parse_batch_sizes(text: str) -> List[int]:

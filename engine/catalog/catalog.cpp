@@ -403,6 +403,185 @@ LayerSpec layer_entry(const shapes::Dropout& s)
   return with_shape(std::move(spec), s);
 }
 
+namespace {
+
+// An elementwise layer on B x S x d: no parameters, `per_element` FLOPs per element, input read and output written.
+template<typename Shape>
+LayerSpec elementwise(const Shape& s, const char* name, const char* module, int64_t per_element, const char* counted)
+{
+  const auto elements = product({s.seq, s.width});
+  LayerSpec spec{name, module, std::string(name) + "() " + text(s.width) + "-dim seq=" + text(s.seq), input_text(s), k_eval,
+          "0",
+          text(per_element) + "*d*S (" + counted + ")",
+          "0",
+          text(per_element) + "*" + elements,
+          [] { return int64_t{0}; },
+          [] { return 0.0; },
+          [s, per_element] { return 1.0 * per_element * s.width * s.seq; }};
+  spec.bytes = {"0", "4*(S*d + S*d) (input; output)", "0", "4*(" + elements + " + " + elements + ")", 0.0, 4.0 * 2 * s.seq * s.width};
+  return spec;
+}
+
+// scaled_dot_product_attention's entry for any heads; grouped-query where the keys have fewer heads.
+// The query is 4-D but no image: its two entries set their rank apart from the input's (channels_last does not apply).
+LayerSpec sdpa(const shapes::Sdpa& s, const char* name)
+{
+  const int64_t h = s.heads, kv = s.kv_heads, d = s.head_dim, t = s.seq;
+  const bool grouped = kv != h;
+  LayerSpec spec{name, "F.scaled_dot_product_attention",
+          std::string(name) + " " + text(h) + "heads" + (grouped ? "/" + text(kv) + "kv" : "") + " x" + text(d) + " seq=" + text(t),
+          input_text(s) + " (query; keys and values B x " + text(kv) + " x " + text(t) + " x " + text(d) + ")", k_eval,
+          "0 (a function of its inputs)",
+          "4*H*S^2*D (QK^T and AV) + H*S*D (scaling) + 4*H*S^2 (softmax)",
+          "0",
+          "4*" + text(h) + "*" + text(t) + "^2*" + text(d) + " + " + product({h, t, d}) + " + 4*" + text(h) + "*" + text(t) + "^2",
+          [] { return int64_t{0}; },
+          [=] { return 4.0 * h * t * t * d; },
+          [=] { return 1.0 * h * t * d + 4.0 * h * t * t; }};
+  spec.dispatch = std::string("the ATen operator Python's F.scaled_dot_product_attention(q, k, v") + (grouped ? ", enable_gqa=True" : "")
+                  + ") calls, aten::scaled_dot_product_attention, which picks its backend (flash, memory-efficient, math; on "
+                    "the CPU a flash kernel): the cell's recorded operators name the one that ran";
+  spec.bytes = {"0", "4*(H*S*D + 2*H_kv*S*D + H*S*D) (query; keys and values; output)", "0",
+                "4*(" + product({h, t, d}) + " + 2*" + product({kv, t, d}) + " + " + product({h, t, d}) + ")",
+                0.0, 4.0 * (2.0 * h * t * d + 2.0 * kv * t * d)};
+  return spec;
+}
+
+} // namespace
+
+LayerSpec layer_entry(const shapes::RmsNorm& s)
+{
+  const auto elements = product({s.seq, s.width});
+  LayerSpec spec{"RMSNorm", "nn.RMSNorm", "RMSNorm(" + text(s.width) + ") seq=" + text(s.seq), input_text(s), k_eval,
+          "normalized_shape (a scale per feature; no shift)",
+          "4*normalized_shape*S (square, sum, normalise, scale)",
+          text(s.width),
+          "4*" + elements,
+          [s] { return s.width; },
+          [] { return 0.0; },
+          [s] { return 4.0 * s.width * s.seq; }};
+  spec.dispatch = "the ATen operator of Python's nn.RMSNorm, aten::rms_norm (LibTorch has no C++ RMSNorm module; "
+                  "the weight is a parameter of a plain module)";
+  spec.bytes = {"4*normalized_shape", "4*(S*normalized_shape + S*normalized_shape)", "4*" + text(s.width),
+                "4*(" + elements + " + " + elements + ")", 4.0 * s.width, 4.0 * 2 * s.seq * s.width};
+  spec.note = {"LayerNorm without the mean and the shift: one statistic per position where LayerNorm computes two.",
+               "LayerNorm"};
+  return with_shape(std::move(spec), s);
+}
+
+LayerSpec layer_entry(const shapes::Gelu& s)
+{
+  auto spec = elementwise(s, "GELU", "nn.GELU", 4, "scale, add, halve, multiply; erf is not counted");
+  spec.note = {"The exact GELU, x * Phi(x) through erf; an elementwise layer whose time is set by reading and writing "
+               "memory, not by its arithmetic.", "SiLU"};
+  return with_shape(std::move(spec), s);
+}
+
+LayerSpec layer_entry(const shapes::Silu& s)
+{
+  auto spec = elementwise(s, "SiLU", "nn.SiLU", 3, "add, divide and multiply of x / (1 + exp(-x)); exp is not counted");
+  spec.note = {"x * sigmoid(x), the activation inside SwiGLU; elementwise, like GELU.", "GELU"};
+  return with_shape(std::move(spec), s);
+}
+
+LayerSpec layer_entry(const shapes::ScaledDotProductAttention& s)
+{
+  auto spec = sdpa(s, "ScaledDotProductAttention");
+  spec.note = {"MultiheadAttention without its four projections and without returning the weights, so a fused "
+               "kernel can keep the S x S scores out of memory.", "MultiheadAttention"};
+  spec = with_shape(std::move(spec), s);
+  spec.rank = InputRank::other;
+  return spec;
+}
+
+LayerSpec layer_entry(const shapes::GroupedQueryAttention& s)
+{
+  auto spec = sdpa(s, "GroupedQueryAttention");
+  spec.note = {"Several query heads share one key and value head: the same FLOPs as attention with as many key "
+               "heads, fewer bytes of keys and values.", "ScaledDotProductAttention"};
+  spec = with_shape(std::move(spec), s);
+  spec.rank = InputRank::other;
+  return spec;
+}
+
+LayerSpec layer_entry(const shapes::DepthwiseConv2d& s)
+{
+  const int64_t h_out = s.h - s.k + 1, w_out = s.w - s.k + 1, c = s.channels;
+  LayerSpec spec{"DepthwiseConv2d", "nn.Conv2d",
+          "Conv2d(" + join({c, c, s.k}, ",") + ",groups=" + text(c) + ") " + join({s.h, s.w}, "x") + " input", input_text(s), k_eval,
+          "C*K*K + C",
+          "2*C*K*K*H_out*W_out + C*H_out*W_out (bias); " + outputs_text(h_out, w_out),
+          product({c, s.k, s.k}) + " + " + text(c),
+          "2*" + product({c, s.k, s.k, h_out, w_out}) + " + " + product({c, h_out, w_out}),
+          [s] { return s.channels * s.k * s.k + s.channels; },
+          [=] { return 2.0 * c * s.k * s.k * h_out * w_out; },
+          [=] { return 1.0 * c * h_out * w_out; }};
+  spec.bytes = {"4*(C*K*K + C)", "4*(C*H*W + C*H_out*W_out)", "4*(" + spec.params_values + ")",
+                "4*(" + product({c, s.h, s.w}) + " + " + product({c, h_out, w_out}) + ")",
+                4.0 * spec.params(), 4.0 * (c * s.h * s.w + c * h_out * w_out)};
+  spec.note = {"One filter per channel: K*K multiply-adds per output where a full convolution has C_in*K*K, so few "
+               "FLOPs per byte moved.", "Conv2d"};
+  return with_shape(std::move(spec), s);
+}
+
+LayerSpec layer_entry(const shapes::Conv3d& s)
+{
+  const int64_t d_out = s.depth - s.k + 1, h_out = s.h - s.k + 1, w_out = s.w - s.k + 1;
+  const int64_t per_group = s.c_in / s.groups;
+  const std::string groups = s.groups == 1 ? "" : ",groups=" + text(s.groups);
+  LayerSpec spec{"Conv3d", "nn.Conv3d",
+          "Conv3d(" + join({s.c_in, s.c_out, s.k}, ",") + groups + ") " + join({s.depth, s.h, s.w}, "x") + " input", input_text(s), k_eval,
+          "(C_in/G)*C_out*K^3 + C_out",
+          "2*(C_in/G)*C_out*K^3*D_out*H_out*W_out + C_out*D_out*H_out*W_out (bias); D_out = " + text(d_out) + ", "
+            + outputs_text(h_out, w_out),
+          product({per_group, s.c_out, s.k, s.k, s.k}) + " + " + text(s.c_out),
+          "2*" + product({per_group, s.c_out, s.k, s.k, s.k, d_out, h_out, w_out}) + " + " + product({s.c_out, d_out, h_out, w_out}),
+          [=] { return per_group * s.c_out * s.k * s.k * s.k + s.c_out; },
+          [=] { return 2.0 * per_group * s.c_out * s.k * s.k * s.k * d_out * h_out * w_out; },
+          [=] { return 1.0 * s.c_out * d_out * h_out * w_out; }};
+  spec.bytes = {"4*((C_in/G)*C_out*K^3 + C_out)", "4*(C_in*D*H*W + C_out*D_out*H_out*W_out)", "4*(" + spec.params_values + ")",
+                "4*(" + product({s.c_in, s.depth, s.h, s.w}) + " + " + product({s.c_out, d_out, h_out, w_out}) + ")",
+                4.0 * spec.params(), 4.0 * (s.c_in * s.depth * s.h * s.w + s.c_out * d_out * h_out * w_out)};
+  spec.note = {"A convolution over frames as well as rows and columns, as video models use; groups equal to the "
+               "channels make it depthwise."};
+  return with_shape(std::move(spec), s);
+}
+
+LayerSpec layer_entry(const shapes::SwiGlu& s)
+{
+  const int64_t d = s.width, f = s.hidden, t = s.seq;
+  LayerSpec spec{"SwiGLU", "SwiGLU (w2(silu(w1 x) * w3 x))", "SwiGLU(" + join({d, f}, ",") + ") seq=" + text(t), input_text(s), k_eval,
+          "3*d*hidden (w1, w3: d -> hidden; w2: hidden -> d; no biases)",
+          "3*2*d*hidden*S (three projections) + 3*hidden*S (SiLU) + hidden*S (gate product)",
+          "3*" + product({d, f}),
+          "6*" + product({d, f, t}) + " + 3*" + product({f, t}) + " + " + product({f, t}),
+          [s] { return 3 * s.width * s.hidden; },
+          [=] { return 6.0 * d * f * t; },
+          [=] { return 4.0 * f * t; }};
+  spec.dispatch = "the ATen operators of its Python twin (bench/gpu/layers.py: three bias-free nn.Linear, F.silu and a "
+                  "product), aten::linear, aten::silu and aten::mul, called on the C++ module's weights";
+  spec.bytes = {"4*3*d*hidden", "4*(S*d + S*d) (input; output)", "4*3*" + product({d, f}),
+                "4*(" + product({t, d}) + " + " + product({t, d}) + ")", 4.0 * 3 * d * f, 4.0 * 2 * t * d};
+  spec.note = {"The feed-forward block of LLaMA-style models: a SiLU-gated product of two projections, then a third; "
+               "its weights are read whatever the batch size, as Linear's are.", "Linear"};
+  return with_shape(std::move(spec), s);
+}
+
+const std::vector<LayerSpec>& todays_layers()
+{
+  static const std::vector<LayerSpec> layers = {
+    layer_entry(shapes::RmsNorm{}),
+    layer_entry(shapes::Gelu{}),
+    layer_entry(shapes::Silu{}),
+    layer_entry(shapes::ScaledDotProductAttention{}),
+    layer_entry(shapes::GroupedQueryAttention{}),
+    layer_entry(shapes::DepthwiseConv2d{}),
+    layer_entry(shapes::Conv3d{}),
+    layer_entry(shapes::SwiGlu{}),
+  };
+  return layers;
+}
+
 const std::vector<LayerSpec>& catalog()
 {
   // The order of the reference page's table, each layer at its defaults.
@@ -462,7 +641,7 @@ const LayerSpec* find_entry(const std::string& name)
       }
     }
   }
-  for (const auto* entries : {&catalog(), &model_catalog()}) {
+  for (const auto* entries : {&catalog(), &todays_layers(), &model_catalog()}) {
     for (const auto& spec : *entries) {
       if (spec.name == name) {
         return &spec;
@@ -486,7 +665,7 @@ const LayerSpec& find_layer(const std::string& name)
     return *spec;
   }
   std::vector<std::string> names;
-  for (const auto* entries : {&catalog(), &model_catalog()}) {
+  for (const auto* entries : {&catalog(), &todays_layers(), &model_catalog()}) {
     for (const auto& spec : *entries) {
       names.push_back(spec.name);
     }

@@ -116,9 +116,23 @@ LayerSpec layer_entry(const shapes::Embedding& s);
 LayerSpec layer_entry(const shapes::MaxPool2d& s);
 LayerSpec layer_entry(const shapes::AvgPool2d& s);
 LayerSpec layer_entry(const shapes::Dropout& s);
+LayerSpec layer_entry(const shapes::RmsNorm& s);
+LayerSpec layer_entry(const shapes::Gelu& s);
+LayerSpec layer_entry(const shapes::Silu& s);
+LayerSpec layer_entry(const shapes::ScaledDotProductAttention& s);
+LayerSpec layer_entry(const shapes::GroupedQueryAttention& s);
+LayerSpec layer_entry(const shapes::DepthwiseConv2d& s);
+LayerSpec layer_entry(const shapes::Conv3d& s);
+LayerSpec layer_entry(const shapes::SwiGlu& s);
 
-// The fourteen layers of the reference table, in its order, at their defaults.
+// The fourteen layers of the reference table, in its order, at their defaults: the reference matrix.
 const std::vector<LayerSpec>& catalog();
+
+// The layers of today's models beyond the reference page (issue 37 item 4), at their defaults: RMSNorm,
+// GELU, SiLU, scaled_dot_product_attention, grouped-query attention, depthwise Conv2d, Conv3d and a
+// SwiGLU block. Found by name like the fourteen; `run --suite today` measures them, `layers --today`
+// lists them.
+const std::vector<LayerSpec>& todays_layers();
 
 // The whole models measured beside them (catalog/models/entries.hpp): ResNet50, BertBase, BertLarge and
 // the small variants the tests run, ResNetTiny and BertTiny.

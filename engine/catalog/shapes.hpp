@@ -161,11 +161,84 @@ struct Dropout
   Dims input(int64_t batch) const { return {batch, width}; }
 };
 
+// Today's layers, beyond the reference page (issue 37 item 4; catalog.hpp, todays_layers()).
+
+// nn.RMSNorm(d) over S positions per sample: a scale per feature, no mean and no shift. The defaults are
+// LayerNorm's, so the two set side by side.
+struct RmsNorm
+{
+  int64_t width = 512, seq = 512;
+
+  Dims input(int64_t batch) const { return {batch, seq, width}; }
+};
+
+// An elementwise activation on B x S x d, at LayerNorm's sizes.
+struct Activation
+{
+  int64_t width = 512, seq = 512;
+
+  Dims input(int64_t batch) const { return {batch, seq, width}; }
+};
+
+struct Gelu : Activation
+{
+};
+
+struct Silu : Activation
+{
+};
+
+// F.scaled_dot_product_attention on a query of H heads and keys and values of H_kv heads, each of S
+// positions of width D, batch first (B x H x S x D). Grouped-query attention where H_kv < H (enable_gqa).
+// The defaults are MultiheadAttention's core: 8 heads of 64 over 512 positions.
+struct Sdpa
+{
+  int64_t heads = 8, kv_heads = 8, head_dim = 64, seq = 512;
+
+  Dims input(int64_t batch) const { return {batch, heads, seq, head_dim}; } // the query; keys and values beside it
+  Dims key_dims(int64_t batch) const { return {batch, kv_heads, seq, head_dim}; }
+};
+
+struct ScaledDotProductAttention : Sdpa
+{
+};
+
+struct GroupedQueryAttention : Sdpa
+{
+  constexpr GroupedQueryAttention() : Sdpa{8, 2, 64, 512} {}
+};
+
+// nn.Conv2d(C, C, K, groups=C): one K x K filter per channel, as MobileNet's blocks use.
+struct DepthwiseConv2d
+{
+  int64_t channels = 256, k = 3, h = 32, w = 32;
+
+  Dims input(int64_t batch) const { return {batch, channels, h, w}; }
+};
+
+// nn.Conv3d(C_in, C_out, K, groups=G) over a clip of D frames; G = C_in = C_out is depthwise.
+struct Conv3d
+{
+  int64_t c_in = 64, c_out = 64, k = 3, depth = 8, h = 32, w = 32, groups = 1;
+
+  Dims input(int64_t batch) const { return {batch, c_in, depth, h, w}; }
+};
+
+// LLaMA's feed-forward block: w2(silu(w1 x) * w3 x), three bias-free projections d -> hidden -> d over S
+// positions per sample.
+struct SwiGlu
+{
+  int64_t width = 1024, hidden = 2816, seq = 128;
+
+  Dims input(int64_t batch) const { return {batch, seq, width}; }
+};
+
 // A catalog entry's parameters: one of the layers above or a whole model's architecture (a model family,
 // catalog/models/config.hpp), or none for a model's layer (built from its model's inventory).
 using LayerShape = std::variant<std::monostate, Conv2d, Conv1d, ConvTranspose2d, Linear, Lstm, Gru, TransformerEncoder,
                                 MultiheadAttention, BatchNorm2d, LayerNorm, Embedding, MaxPool2d, AvgPool2d, Dropout,
-                                models::ResNetOptions, models::BertConfig>;
+                                RmsNorm, Gelu, Silu, ScaledDotProductAttention, GroupedQueryAttention, DepthwiseConv2d,
+                                Conv3d, SwiGlu, models::ResNetOptions, models::BertConfig>;
 
 // The input's dimensions at `batch`; empty for an entry without a layer's parameters.
 inline Dims input_dims(const LayerShape& shape, int64_t batch)

@@ -22,7 +22,7 @@ std::string read_file(const std::string& path)
 {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw Error("suite " + util::printable(path) + ": cannot be read (give a suite file's path, or '" + k_reference_suite + "')");
+    throw Error("suite " + util::printable(path) + ": cannot be read (give a suite file's path, or '" + k_reference_suite + "' or '" + k_today_suite + "')");
   }
   std::ostringstream text;
   text << in.rdbuf();
@@ -100,13 +100,22 @@ std::vector<std::string> tags_of(const Json& entry, const std::string& at)
   return tags;
 }
 
+// A built-in suite has no tags to select by.
+void require_no_tags(const std::string& suite, const std::vector<std::string>& tags)
+{
+  if (!tags.empty()) {
+    throw Error("suite " + suite + ": a built-in suite has no tags; give --tags with a suite file");
+  }
+}
+
 } // namespace
 
 std::vector<std::string> suite_layers(const std::string& suite, const std::vector<std::string>& tags)
 {
   std::vector<std::string> names;
-  if (suite == k_reference_suite) {
-    for (const auto& spec : catalog()) {
+  if (suite == k_reference_suite || suite == k_today_suite) {
+    require_no_tags(suite, tags);
+    for (const auto& spec : suite == k_reference_suite ? catalog() : todays_layers()) {
       names.push_back(spec.name);
     }
     return names;

@@ -10,7 +10,8 @@
 //                 "tags": ["long"]}]}
 //
 // A parameter's list is an axis; the axes are crossed in the order written, the first outermost. The
-// reference matrix is the built-in suite "reference": the catalog's fourteen layers at their defaults.
+// reference matrix is the built-in suite "reference": the catalog's fourteen layers at their defaults;
+// "today" is the layers of today's models beyond it (catalog.hpp, todays_layers()).
 // Torch-free.
 
 #include <string>
@@ -19,6 +20,7 @@
 namespace layerbench::bench {
 
 inline constexpr const char* k_reference_suite = "reference";
+inline constexpr const char* k_today_suite = "today"; // todays_layers() at their defaults
 
 // The canonical names of the layers `suite` (a file's path, or "reference") measures, in the order
 // written, keeping the entries that carry at least one of `tags` (every entry where `tags` is empty).

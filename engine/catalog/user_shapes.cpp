@@ -143,6 +143,58 @@ LAYERBENCH_TABLE(Dropout)
   return {{"d", &Dropout::width, nullptr, "features per sample"}, {"p", nullptr, &Dropout::p, "probability of a zero, 0 <= p < 1", 0}};
 }
 
+LAYERBENCH_TABLE(RmsNorm)
+{
+  return {{"d", &RmsNorm::width, nullptr, "normalized width"}, {"seq", &RmsNorm::seq, nullptr, "positions per sample"}};
+}
+
+template<typename A>
+std::vector<Field<A>> activation_fields()
+{
+  return {{"d", &A::width, nullptr, "features per position"}, {"seq", &A::seq, nullptr, "positions per sample"}};
+}
+
+LAYERBENCH_TABLE(Gelu) { return activation_fields<Gelu>(); }
+LAYERBENCH_TABLE(Silu) { return activation_fields<Silu>(); }
+
+template<typename A>
+std::vector<Field<A>> sdpa_fields()
+{
+  return {{"heads", &A::heads, nullptr, "query heads"},
+          {"kv_heads", &A::kv_heads, nullptr, "key and value heads (they divide heads)"},
+          {"head_dim", &A::head_dim, nullptr, "width of a head"},
+          {"seq", &A::seq, nullptr, "sequence length"}};
+}
+
+LAYERBENCH_TABLE(ScaledDotProductAttention) { return sdpa_fields<ScaledDotProductAttention>(); }
+LAYERBENCH_TABLE(GroupedQueryAttention) { return sdpa_fields<GroupedQueryAttention>(); }
+
+LAYERBENCH_TABLE(DepthwiseConv2d)
+{
+  return {{"c", &DepthwiseConv2d::channels, nullptr, "channels, one filter each"},
+          {"k", &DepthwiseConv2d::k, nullptr, "kernel size (K x K)"},
+          {"h", &DepthwiseConv2d::h, nullptr, "input height"},
+          {"w", &DepthwiseConv2d::w, nullptr, "input width"}};
+}
+
+LAYERBENCH_TABLE(Conv3d)
+{
+  return {{"in", &Conv3d::c_in, nullptr, "input channels"},
+          {"out", &Conv3d::c_out, nullptr, "output channels"},
+          {"k", &Conv3d::k, nullptr, "kernel size (K x K x K)"},
+          {"depth", &Conv3d::depth, nullptr, "input frames"},
+          {"h", &Conv3d::h, nullptr, "input height"},
+          {"w", &Conv3d::w, nullptr, "input width"},
+          {"groups", &Conv3d::groups, nullptr, "groups (they divide in and out; in = out = groups is depthwise)"}};
+}
+
+LAYERBENCH_TABLE(SwiGlu)
+{
+  return {{"d", &SwiGlu::width, nullptr, "model width"},
+          {"hidden", &SwiGlu::hidden, nullptr, "hidden width of the gated product"},
+          {"seq", &SwiGlu::seq, nullptr, "positions per sample"}};
+}
+
 #undef LAYERBENCH_TABLE
 
 // What makes a shape impossible to build beyond a value below its minimum: one sentence, or empty.
@@ -164,6 +216,29 @@ std::string problem(const Pool& s)
   return s.k > s.h || s.k > s.w ? "its window (k=" + std::to_string(s.k) + ") is larger than its input (h, w)" : "";
 }
 std::string problem(const Dropout& s) { return s.p >= 1 ? "p must be below 1" : ""; }
+std::string problem(const Sdpa& s)
+{
+  return s.kv_heads > s.heads || s.heads % s.kv_heads != 0
+           ? "kv_heads (" + std::to_string(s.kv_heads) + ") must divide heads (" + std::to_string(s.heads) + ")"
+           : "";
+}
+std::string problem(const DepthwiseConv2d& s)
+{
+  return s.k > s.h || s.k > s.w ? "its kernel (k=" + std::to_string(s.k) + ") is larger than its input (h, w)" : "";
+}
+std::string problem(const Conv3d& s)
+{
+  if (s.k > s.depth || s.k > s.h || s.k > s.w) {
+    return "its kernel (k=" + std::to_string(s.k) + ") is larger than its input (depth, h, w)";
+  }
+  return s.c_in % s.groups != 0 || s.c_out % s.groups != 0
+           ? "groups (" + std::to_string(s.groups) + ") must divide in (" + std::to_string(s.c_in) + ") and out ("
+               + std::to_string(s.c_out) + ")"
+           : "";
+}
+std::string problem(const RmsNorm&) { return ""; }
+std::string problem(const Activation&) { return ""; }
+std::string problem(const SwiGlu&) { return ""; }
 std::string problem(const ConvTranspose2d&) { return ""; }
 std::string problem(const Linear&) { return ""; }
 std::string problem(const BatchNorm2d&) { return ""; }
@@ -238,7 +313,14 @@ const std::vector<Handler>& handlers()
 {
   static const std::vector<Handler> all = [] {
     std::vector<Handler> out;
-    for (const auto& spec : catalog()) {
+    std::vector<const LayerSpec*> layers;
+    for (const auto* entries : {&catalog(), &todays_layers()}) {
+      for (const auto& spec : *entries) {
+        layers.push_back(&spec);
+      }
+    }
+    for (const auto* layer : layers) {
+      const auto& spec = *layer;
       std::visit(
         [&](const auto& s) {
           using S = std::decay_t<decltype(s)>;

@@ -48,7 +48,14 @@ void print_axes(const std::string& format)
 void print_parameters(const std::string& format)
 {
   auto layers = nlohmann::ordered_json::array();
-  for (const auto& spec : bench::catalog()) {
+  std::vector<const bench::LayerSpec*> all;
+  for (const auto* entries : {&bench::catalog(), &bench::todays_layers()}) {
+    for (const auto& spec : *entries) {
+      all.push_back(&spec);
+    }
+  }
+  for (const auto* layer : all) {
+    const auto& spec = *layer;
     auto parameters = nlohmann::ordered_json::array();
     std::string line;
     for (const auto& info : bench::parameters_of(spec.name)) {
@@ -81,10 +88,12 @@ int cmd_layers(const Arguments& arguments)
     "models", "also the whole models (ResNet50, BertBase, BertLarge and the tests' tiny ones)")(
     "axes", "the performance-setting axes and their values instead of the layers (the first is the reference)")(
     "parameters", "each layer's parameters that --layers 'NAME(key=value,...)' may set, with their defaults")(
+    "today", "the layers of today's models beyond the reference page (RMSNorm, GELU, SiLU, attention kernels, "
+             "depthwise and 3-D convolutions, SwiGLU) instead of the fourteen")(
     "layers", po::value<std::string>(),
     "these layers instead of the catalog's, with parameters and axes as run --layers takes them, "
     "\"Linear(in=4096,out=11008)@seq=2048,8192\"");
-  const auto values = parse("layers", "[--format text|json] [--models | --axes | --parameters | --layers LIST]", options, arguments);
+  const auto values = parse("layers", "[--format text|json] [--models | --axes | --parameters | --today | --layers LIST]", options, arguments);
   if (!values) {
     return 0;
   }
@@ -117,7 +126,7 @@ int cmd_layers(const Arguments& arguments)
       described.layers.push_back(layer);
     }
   } else {
-    for (const auto& spec : bench::catalog()) {
+    for (const auto& spec : values->count("today") ? bench::todays_layers() : bench::catalog()) {
       auto layer = bench::describe(spec);
       layer.params_counted = bench::count_parameters(spec);
       described.layers.push_back(layer);

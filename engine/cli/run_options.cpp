@@ -286,8 +286,8 @@ po::options_description run_options()
      "with axes crossed, \"Linear(in=4096,out=11008)@seq=2048,8192\" (default: the preset's, every layer of the catalog; see "
      "'layerbench layers --models' and 'layerbench layers --parameters')")
     ("suite", po::value<std::string>(),
-     "the layers of a suite file, cross products of parameters with tags (bench/suites/, docs/catalog.md), or 'reference', "
-     "the fourteen layers of the reference page")
+     "the layers of a suite file, cross products of parameters with tags (bench/suites/, docs/catalog.md), 'reference', "
+     "the fourteen layers of the reference page, or 'today', the layers of today's models beyond it (layerbench layers --today)")
     ("tags", po::value<std::string>(), "with --suite: only its entries with one of these comma-separated tags (short, long, ...)")
     ("layer-sum", po::value<std::string>(),
      "comma-separated whole models: measure each model and every distinct layer configuration it contains at its own "

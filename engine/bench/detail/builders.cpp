@@ -143,6 +143,72 @@ Instance build(const shapes::Dropout& s, int64_t batch, torch::Device device)
   return single(nn::Dropout(s.p), input_of(s.input(batch), device), device);
 }
 
+Instance build(const shapes::RmsNorm& s, int64_t batch, torch::Device device)
+{
+  // LibTorch has no RMSNorm module: a plain one holds the weight, and the call is Python's F.rms_norm's.
+  auto module = std::make_shared<nn::Module>();
+  auto weight = module->register_parameter("weight", torch::ones({s.width}, on(torch::kCPU)));
+  module->to(device);
+  weight = module->named_parameters()["weight"];
+  return Instance{module, input_of(s.input(batch), device), [weight, width = s.width](const torch::Tensor& x) {
+                    return torch::rms_norm(x, {width}, weight, std::nullopt);
+                  }};
+}
+
+Instance build(const shapes::Gelu& s, int64_t batch, torch::Device device)
+{
+  return single(nn::GELU(), input_of(s.input(batch), device), device);
+}
+
+Instance build(const shapes::Silu& s, int64_t batch, torch::Device device)
+{
+  return single(nn::SiLU(), input_of(s.input(batch), device), device);
+}
+
+// The query is the cell's input; the keys and values are built beside it and held by the call.
+Instance sdpa(const shapes::Sdpa& s, int64_t batch, torch::Device device)
+{
+  const auto key = input_of(s.key_dims(batch), device);
+  const auto value = input_of(s.key_dims(batch), device);
+  const bool grouped = s.kv_heads != s.heads;
+  return Instance{std::make_shared<nn::Module>(), input_of(s.input(batch), device), [key, value, grouped](const torch::Tensor& q) {
+                    return torch::scaled_dot_product_attention(q, key, value, std::nullopt, 0.0, false, std::nullopt, grouped);
+                  }};
+}
+
+Instance build(const shapes::ScaledDotProductAttention& s, int64_t batch, torch::Device device) { return sdpa(s, batch, device); }
+
+Instance build(const shapes::GroupedQueryAttention& s, int64_t batch, torch::Device device) { return sdpa(s, batch, device); }
+
+Instance build(const shapes::DepthwiseConv2d& s, int64_t batch, torch::Device device)
+{
+  return single(nn::Conv2d(nn::Conv2dOptions(s.channels, s.channels, s.k).groups(s.channels)), input_of(s.input(batch), device),
+                device);
+}
+
+Instance build(const shapes::Conv3d& s, int64_t batch, torch::Device device)
+{
+  return single(nn::Conv3d(nn::Conv3dOptions(s.c_in, s.c_out, s.k).groups(s.groups)), input_of(s.input(batch), device), device);
+}
+
+Instance build(const shapes::SwiGlu& s, int64_t batch, torch::Device device)
+{
+  auto module = std::make_shared<nn::Module>();
+  const auto projection = [&](const char* name, int64_t in, int64_t out) {
+    return module->register_module(name, nn::Linear(nn::LinearOptions(in, out).bias(false)));
+  };
+  auto w1 = projection("w1", s.width, s.hidden);
+  auto w3 = projection("w3", s.width, s.hidden);
+  auto w2 = projection("w2", s.hidden, s.width);
+  module->to(device);
+  // Python's twin: w2(F.silu(w1(x)) * w3(x)), each projection aten::linear without a bias.
+  return Instance{module, input_of(s.input(batch), device), [w1, w2, w3](const torch::Tensor& x) {
+                    const auto gate = torch::silu(torch::linear(x, w1->weight));
+                    const auto up = torch::linear(x, w3->weight);
+                    return torch::linear(gate * up, w2->weight);
+                  }};
+}
+
 Instance build(const models::ResNetOptions& options, int64_t batch, torch::Device device)
 {
   return models::resnet_instance(options, batch, device);
