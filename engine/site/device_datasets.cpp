@@ -13,7 +13,7 @@ namespace {
 // How well a dataset stands for its device, best first: what it is, then how much it measured, then age.
 struct Standing
 {
-  int kind = 0; // 0 the featured dataset, 1 a plain dataset, 2 a settings dataset, 3 a release
+  int kind = 0; // 0 the featured dataset, 1 a plain dataset, 2 a settings or shapes dataset, 3 a release
   size_t batches = 0;
   std::string created;
 
@@ -34,8 +34,8 @@ Standing standing_of(const SiteData& site, size_t index)
   const SiteDataset& entry = site.datasets[index];
   const int kind = index == site.featured        ? 0
                    : is_release_dataset(entry)  ? 3
-                   : is_settings_dataset(entry) ? 2
-                                                : 1;
+                   : is_settings_dataset(entry) || is_shapes_dataset(entry) ? 2
+                                                                           : 1;
   return {kind, batch_sizes(entry.data).size(), entry.data.created};
 }
 
@@ -55,6 +55,12 @@ bool is_release_dataset(const SiteDataset& entry)
 }
 
 bool is_settings_dataset(const SiteDataset& entry) { return dataset::has_axes(entry.data); }
+
+bool is_shapes_dataset(const SiteDataset& entry)
+{
+  return std::any_of(entry.data.layers.begin(), entry.data.layers.end(),
+                     [](const dataset::Layer& layer) { return layer.shape && layer.shape->layer != layer.name; });
+}
 
 std::vector<size_t> featured_per_device(const SiteData& site)
 {

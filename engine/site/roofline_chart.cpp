@@ -88,10 +88,17 @@ std::string render_svg(const RooflineChart& chart)
   const auto y_of = [&](double y) { return frame.top + (1.0 - ys.position(y)) * frame.height; };
   const auto groups = groups_of(chart.points);
   const double legend_top = frame.top + frame.height + 56;
-  // A roof takes two legend rows (its name, then its figures); the layers take two columns.
-  const size_t legend_rows = 2 * chart.roofs.size() + (groups.size() + 1) / 2;
-  const double height = legend_top + 20.0 * static_cast<double>(legend_rows) + 8;
   const double total_width = frame.left + frame.width + frame.right;
+  // A roof takes two legend rows (its name, then its figures); the layers take two columns, or one where a
+  // name would not fit half the width ("MultiheadAttention(seq=1024)", a layer at the user's shapes).
+  constexpr double k_legend_char_width = 7.5; // px per character of the legend's text, generously
+  size_t longest = 0;
+  for (const auto& group : groups) {
+    longest = std::max(longest, group.size());
+  }
+  const size_t columns = 18 + k_legend_char_width * static_cast<double>(longest) > total_width / 2 - 8 ? 1 : 2;
+  const size_t legend_rows = 2 * chart.roofs.size() + (groups.size() + columns - 1) / columns;
+  const double height = legend_top + 20.0 * static_cast<double>(legend_rows) + 8;
 
   std::string svg = open_svg(chart.id, total_width, height, chart.title, chart.description);
   for (int decade = ys.first; decade <= ys.last; ++decade) {
@@ -142,8 +149,8 @@ std::string render_svg(const RooflineChart& chart)
     svg += marker(group, x_of(point.intensity), y_of(point.flop_per_s), k_palette[group % k_palette.size()], point.text);
   }
   for (size_t i = 0; i < groups.size(); ++i) {
-    const double x = i % 2 == 0 ? 8 : total_width / 2;
-    const double y = legend_y + 20.0 * static_cast<double>(i / 2);
+    const double x = i % columns == 0 ? 8 : total_width / 2;
+    const double y = legend_y + 20.0 * static_cast<double>(i / columns);
     svg += marker(i, x + 6, y - 4, k_palette[i % k_palette.size()], "");
     svg += text_at(x + 18, y, "start", groups[i]);
   }
