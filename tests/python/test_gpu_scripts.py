@@ -278,8 +278,8 @@ class LayersCatalog(unittest.TestCase):
 
     def test_select_rejects_unknown_names(self):
         with self.assertRaises(SystemExit) as raised:
-            layers.select("Linear,Conv3d")
-        self.assertIn("Conv3d", str(raised.exception))
+            layers.select("Linear,Conv4d")
+        self.assertIn("Conv4d", str(raised.exception))
 
 
 class PythonTimer(unittest.TestCase):
