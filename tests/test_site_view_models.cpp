@@ -355,19 +355,23 @@ TEST_CASE("site::models_page")
     CHECK(text_of(measured[0], "batches") == "1, 8");
     CHECK(list_of(view, "references").list_value().size() == 1);
   }
-  SUBCASE("it opens with the numbers: each model and setting at the largest batch size, in samples per second")
+  SUBCASE("it opens with the numbers: per device, each model and setting at the largest batch size, in samples per second")
   {
     const Data view = page_of(fixture_site(), "models.html");
-    const auto& summary = list_of(view, "summary").list_value();
-    REQUIRE(!summary.empty());
+    const auto& tables = list_of(view, "glance").list_value();
+    REQUIRE(!tables.empty());
+    const auto& rows = tables[0].get("rows")->list_value();
+    REQUIRE(!rows.empty());
     // ResNetTiny's first setting, inference in fp32, at batch 8, the largest the fixture timed.
-    CHECK(text_of(summary[0], "name") == "ResNetTiny");
-    CHECK(text_of(summary[0], "setting") == "inference mode, fp32");
-    CHECK(text_of(summary[0], "batch") == "8");
-    CHECK(text_of(summary[0], "unit") == "images/s");
-    CHECK(!text_of(summary[0], "throughput").empty());
-    for (const auto& row : summary) {
-      CHECK(text_of(row, "dataset").find("reference") == std::string::npos); // measured datasets only
+    CHECK(tables[0].get("headers")->list_value().front().string_value() == "inference mode, fp32");
+    CHECK(text_of(rows[0], "name") == "ResNetTiny");
+    CHECK(text_of(rows[0], "unit") == "images/s");
+    const auto& first = rows[0].get("cells")->list_value().front();
+    CHECK(text_of(first, "batch") == "8");
+    CHECK(!text_of(first, "throughput").empty());
+    for (const auto& source : tables[0].get("sources")->list_value()) {
+      CHECK(text_of(source, "label").find("reference") == std::string::npos); // measured datasets only
+      CHECK(!text_of(source, "columns").empty());
     }
   }
   SUBCASE("the fixture's reference beside its measured cells, and the scaling section from its reference file")

@@ -8,6 +8,7 @@
 #include "site/chart.hpp"
 
 #include <optional>
+#include <string>
 
 namespace layerbench::site {
 
@@ -18,5 +19,14 @@ extern const char* const k_quartile_whisker_label;
 std::optional<Whisker> time_whisker(const dataset::Cell* cell);
 // On samples per second: the slower quartile is the low end.
 std::optional<Whisker> throughput_whisker(const dataset::Cell* cell);
+
+// Which spread a cell's interval is: between processes where it was measured in rounds, else within
+// its one run.
+enum class IntervalSource { rounds, quartiles, none };
+IntervalSource interval_source(const dataset::Cell* cell);
+// On samples per second, the widest spread the cell records: the 95% interval of its round medians
+// (their range where the file has no interval), else its quartiles as throughput_whisker. `unit` ends
+// the tooltip's words ("images/s").
+std::optional<Whisker> throughput_interval(const dataset::Cell* cell, const std::string& unit);
 
 } // namespace layerbench::site

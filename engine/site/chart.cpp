@@ -137,6 +137,47 @@ std::string panel_svg(const LineChart& chart, size_t index, const LineScales& sc
   return svg + "</svg>\n";
 }
 
+// A step of 1, 2 or 5 times a power of ten that cuts [0, high] into two to four spans.
+double tick_step(double high)
+{
+  const double raw = high / 4;
+  const double power = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double factor : {1.0, 2.0, 5.0}) {
+    if (raw <= factor * power) {
+      return factor * power;
+    }
+  }
+  return 10 * power;
+}
+
+// As many decimals as the step needs: "0.15" on a step of 0.05, "12,000" on one of 2,000.
+std::string linear_tick_label(double value, double step)
+{
+  if (step >= 1) {
+    return util::format_thousands(static_cast<int64_t>(std::llround(value)));
+  }
+  return format_fixed(value, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+}
+
+// The legend's entries in rows across the chart: a swatch of the series' colour, then its name.
+// Returns the rows' height. A character is taken as 7.5 px of 13 px text.
+double legend_svg(std::string& svg, const std::vector<std::string>& series, double left, double width)
+{
+  double x = left;
+  double y = 4;
+  for (size_t i = 0; i < series.size(); ++i) {
+    const double item = 16 + 7.5 * static_cast<double>(series[i].size()) + 14;
+    if (x > left && x + item > left + width) {
+      x = left;
+      y += 20;
+    }
+    svg += "<rect x=\"" + px(x) + "\" y=\"" + px(y + 2) + "\" width=\"12\" height=\"12\" fill=\"" + k_colors[i] + "\"/>\n";
+    svg += text_at(x + 16, y + 13, "start", series[i]);
+    x += item;
+  }
+  return y + 20;
+}
+
 } // namespace
 
 std::string render_svg(const LineChart& chart)
@@ -251,6 +292,79 @@ std::string render_svg(const SmallBarChart& chart)
       const double middle = x + bar_width / 2;
       svg += whisker_svg(middle, y_of(bar.whisker->low), middle, y_of(bar.whisker->high), "#1a1a1a", tip);
     }
+  }
+  return svg + "</svg>";
+}
+
+std::string render_svg(const GroupedBarChart& chart)
+{
+  if (chart.series.size() > k_colors.size()) {
+    throw Error("chart \"" + chart.title + "\": " + std::to_string(chart.series.size()) + " series, but only "
+                + std::to_string(k_colors.size()) + " distinct colours");
+  }
+  double high = 0;
+  bool whiskers = false;
+  for (const auto& group : chart.groups) {
+    for (const auto& bar : group.bars) {
+      high = std::max(high, bar.whisker ? std::max(bar.whisker->high, bar.value) : bar.value);
+      whiskers = whiskers || (bar.value > 0 && bar.whisker.has_value());
+    }
+  }
+  if (!(high > 0)) {
+    return "";
+  }
+  const double step = tick_step(high);
+  const double axis_high = std::ceil(high / step - 1e-9) * step;
+  // 352 px wide, a phone's width: each group's label sits above its bars, so a long label never
+  // narrows them, and the value after the longest bar still fits.
+  const double left = 8;
+  const double plot_width = 236;
+  const double value_width = 108;
+  const double pitch = 18; // one bar of 12 px and its gap
+  const auto x_of = [&](double value) { return left + value / axis_high * plot_width; };
+
+  std::string body;
+  const double legend_bottom = legend_svg(body, chart.series, left, plot_width + value_width);
+  const double ticks_y = legend_bottom + 14;
+  double y = ticks_y + 8;
+  for (const auto& group : chart.groups) {
+    body += text_at(left + 4, y + 14, "start", group.label, " class=\"group\"");
+    for (size_t i = 0; i < group.bars.size() && i < chart.series.size(); ++i) {
+      const auto& bar = group.bars[i];
+      const double top = y + 20 + pitch * static_cast<double>(i);
+      if (!(bar.value > 0)) {
+        body += text_at(left + 4, top + 11, "start", bar.value_text, " class=\"label\"");
+        continue;
+      }
+      const std::string tip = bar.label + ": " + bar.value_text + (bar.whisker ? "; " + bar.whisker->text : "");
+      const double length = std::max(2.0, x_of(bar.value) - left);
+      body += "<rect x=\"" + px(left) + "\" y=\"" + px(top) + "\" width=\"" + px(length) + "\" height=\"12\" fill=\""
+              + k_colors[i] + "\"><title>" + escape(tip) + "</title></rect>\n";
+      double text_x = left + length + 6;
+      if (bar.whisker) {
+        body += whisker_svg(x_of(bar.whisker->low), top + 6, x_of(bar.whisker->high), top + 6, "#1a1a1a", tip);
+        text_x = std::max(text_x, x_of(bar.whisker->high) + 6);
+      }
+      body += text_at(text_x, top + 11, "start", bar.value_text);
+    }
+    y += 20 + pitch * static_cast<double>(chart.series.size()) + 8;
+  }
+  const double bottom = y;
+  std::string svg = open_svg(chart.id, left + plot_width + value_width, bottom + (whiskers ? 48 : 28), chart.title,
+                             described(chart.description, chart.whisker_label, whiskers));
+  const int ticks = static_cast<int>(std::llround(axis_high / step));
+  for (int k = 0; k <= ticks; ++k) {
+    const double tick = step * k;
+    const double x = x_of(tick);
+    svg += line(x, ticks_y + 4, x, bottom, "grid");
+    svg += text_at(x, ticks_y, tick == 0 ? "start" : "middle", linear_tick_label(tick, step));
+  }
+  svg += body;
+  svg += line(left, ticks_y + 4, left, bottom, "axis");
+  svg += text_at(left + plot_width / 2, bottom + 20, "middle", chart.value_label, " class=\"label\"");
+  if (whiskers) {
+    // Centred on the whole chart, not the plot: the sentence is wider than the plot's half.
+    svg += text_at((left + plot_width + value_width) / 2, bottom + 40, "middle", chart.whisker_label, " class=\"label\"");
   }
   return svg + "</svg>";
 }

@@ -79,10 +79,33 @@ struct SmallBarChart
   std::vector<Bar> bars;   // label: the tooltip's name of the bar ("torch 2.9.1")
 };
 
+// Seed 001's figure: groups of bars (one group a torch release), one bar per series (eager, torch.compile)
+// in the series' colour, named by a legend. Horizontal bars from zero on a linear scale, so that a bar
+// twice as long is twice the throughput. A bar of value 0 leaves its slot empty but for its value_text
+// ("not measured").
+struct BarGroup
+{
+  std::string label;     // above the group's bars, "torch 2.11.0"
+  std::vector<Bar> bars; // one per series, in the chart's order; Bar::label is the bar's tooltip name
+};
+
+struct GroupedBarChart
+{
+  std::string id;
+  std::string title;
+  std::string description;
+  std::string value_label;
+  std::vector<std::string> series; // the legend: one colour each, in this order
+  std::vector<BarGroup> groups;
+  std::string whisker_label; // as LineChart's
+};
+
 // Log-log lines, one per series, with a legend.
 std::string render_svg(const LineChart& chart);
 // Horizontal bars on a log scale, one row per bar.
 std::string render_svg(const BarChart& chart);
 std::string render_svg(const SmallBarChart& chart);
+// 352 px wide, a phone's width; "" without a bar of value > 0.
+std::string render_svg(const GroupedBarChart& chart);
 
 } // namespace layerbench::site

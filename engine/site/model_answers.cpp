@@ -109,10 +109,6 @@ Data twin_rows(const SiteDataset& entry, const std::string& model, const std::st
   return rows;
 }
 
-bool by_release(const std::string& a, const std::string& b) { return release_key(a) < release_key(b); }
-
-using Releases = std::set<std::string, bool (*)(const std::string&, const std::string&)>;
-
 // The newest release of `releases` whose major version is `major`, or "".
 std::string newest_of_major(const Releases& releases, int major)
 {
@@ -123,38 +119,6 @@ std::string newest_of_major(const Releases& releases, int major)
     }
   }
   return found;
-}
-
-struct DeviceModels
-{
-  std::string device;
-  int threads = 0;
-  bool cuda = false; // a GPU's runs are named without their host threads
-  Releases releases{by_release};
-  std::vector<const SiteDataset*> entries;
-};
-
-// The measured model datasets by device and threads, as the version history groups layers.
-std::vector<DeviceModels> models_by_device(const SiteData& site)
-{
-  std::vector<DeviceModels> devices;
-  for (const SiteDataset* entry : measured_models(site)) {
-    const Dataset& data = entry->data;
-    if (!data.environment) {
-      continue;
-    }
-    const std::string device = device_text(data);
-    auto it = std::find_if(devices.begin(), devices.end(), [&](const DeviceModels& d) {
-      return d.device == device && d.threads == data.environment->threads;
-    });
-    if (it == devices.end()) {
-      devices.push_back({device, data.environment->threads, on_cuda(data), Releases{by_release}, {}});
-      it = devices.end() - 1;
-    }
-    it->releases.insert(data.environment->torch_version);
-    it->entries.push_back(entry);
-  }
-  return devices;
 }
 
 struct FoundCell
@@ -217,7 +181,7 @@ Data release_comparison(const DeviceModels& device, const std::string& model)
     }
   }
   Data view = object();
-  view.set("where", device.device + (device.cuda ? "" : " with " + std::to_string(device.threads) + " threads"));
+  view.set("where", device_words(device));
   view.set("older", older);
   view.set("newer", newer);
   view.set("missing_major", missing_major);
@@ -228,6 +192,35 @@ Data release_comparison(const DeviceModels& device, const std::string& model)
 }
 
 } // namespace
+
+bool by_release(const std::string& a, const std::string& b) { return release_key(a) < release_key(b); }
+
+std::vector<DeviceModels> models_by_device(const SiteData& site)
+{
+  std::vector<DeviceModels> devices;
+  for (const SiteDataset* entry : measured_models(site)) {
+    const Dataset& data = entry->data;
+    if (!data.environment) {
+      continue;
+    }
+    const std::string device = device_text(data);
+    auto it = std::find_if(devices.begin(), devices.end(), [&](const DeviceModels& d) {
+      return d.device == device && d.threads == data.environment->threads;
+    });
+    if (it == devices.end()) {
+      devices.push_back({device, data.environment->threads, on_cuda(data), Releases{by_release}, {}});
+      it = devices.end() - 1;
+    }
+    it->releases.insert(data.environment->torch_version);
+    it->entries.push_back(entry);
+  }
+  return devices;
+}
+
+std::string device_words(const DeviceModels& device)
+{
+  return device.device + (device.cuda ? "" : " with " + std::to_string(device.threads) + " threads");
+}
 
 std::string model_sample_unit(const dataset::Layer& model)
 {
@@ -291,8 +284,7 @@ Data releases_answer(const SiteData& site, const std::string& model)
       series.push_back(release_comparison(device, model));
       continue;
     }
-    const std::string threads = device.cuda ? "" : " with " + std::to_string(device.threads) + " threads";
-    measured_on += (measured_on.empty() ? "" : "; ") + device.device + threads + ": torch " + *device.releases.begin();
+    measured_on += (measured_on.empty() ? "" : "; ") + device_words(device) + ": torch " + *device.releases.begin();
   }
   Data answer = object();
   answer.set("old_major", std::to_string(k_old_major));

@@ -9,7 +9,9 @@
 #include "site/template_check.hpp"
 
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace layerbench::site {
 
@@ -18,6 +20,24 @@ namespace layerbench::site {
 std::string model_sample_unit(const dataset::Layer& model);
 // A timed cell's samples per second: as recorded, else batch size over the median; nullopt untimed.
 std::optional<double> samples_per_second(const dataset::Cell& cell);
+
+// torch releases in release order (release_key: "2.11.0" after "2.9.1"), not as text.
+bool by_release(const std::string& a, const std::string& b);
+using Releases = std::set<std::string, bool (*)(const std::string&, const std::string&)>;
+
+// The measured model datasets of one device and thread count, as the version history groups layers:
+// each that no newer version on the site replaces, in site order.
+struct DeviceModels
+{
+  std::string device;
+  int threads = 0;
+  bool cuda = false; // a GPU's runs are named without their host threads
+  Releases releases{by_release};
+  std::vector<const SiteDataset*> entries;
+};
+std::vector<DeviceModels> models_by_device(const SiteData& site);
+// "AMD EPYC with 2 threads"; a GPU by its name alone.
+std::string device_words(const DeviceModels& device);
 
 // Where one setting is faster than another: only where the two cells' interquartile ranges lie apart.
 enum class Verdict { faster, slower, unclear };

@@ -488,9 +488,9 @@ std::string public_commit(const std::string& commit)
 bool replaced_on_site(const SiteData& site, const SiteDataset& entry)
 {
   const std::string key = entry.data.id + "@" + std::to_string(entry.data.version);
-  return std::any_of(site.datasets.begin(), site.datasets.end(), [&](const SiteDataset& other) {
-    return other.origin == DatasetOrigin::published && other.data.replaces == key;
-  });
+  const auto replaces = [&](const SiteDataset& other) { return other.origin == DatasetOrigin::published && other.data.replaces == key; };
+  // A dataset of models alone is in `models` only: its newer version is found there.
+  return std::any_of(site.datasets.begin(), site.datasets.end(), replaces) || std::any_of(site.models.begin(), site.models.end(), replaces);
 }
 
 std::string dataset_label(const SiteDataset& entry)

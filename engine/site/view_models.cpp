@@ -9,6 +9,7 @@
 #include "site/memory_figure.hpp"
 #include "site/model_answers.hpp"
 #include "site/reference_beside.hpp"
+#include "site/release_chart.hpp"
 #include "site/scaling_section.hpp"
 #include "site/setting_words.hpp"
 #include "site/view_common.hpp"
@@ -355,43 +356,111 @@ Data describe(const dataset::Layer& model)
   return view;
 }
 
-// The numbers the models page opens with (issue 38): per model, dataset and setting, the throughput at
-// the largest batch size that dataset timed it, so a reader sees samples per second before any list of
-// files. Measured datasets only; a reference's figures have their own table and conditions.
-Data throughput_summary(const SiteData& site)
+// The largest batch size at which any of `entries` timed (model, setting), and there the first such
+// cell in site order; {nullptr, nullptr} where none did.
+std::pair<const SiteDataset*, const Cell*> largest_timed(const std::vector<const SiteDataset*>& entries, const std::string& model,
+                                                         const Axes& axes)
 {
-  Data rows = list();
-  for (const auto& name : model_names(site)) {
-    for (const auto& entry : site.models) {
-      const auto* model = dataset::find_layer(entry.data, name);
-      if (!model || is_reference(entry)) {
-        continue;
-      }
-      auto cells = model_cells(entry.data, name);
-      cells.erase(std::remove_if(cells.begin(), cells.end(), [](const Cell* cell) { return cell->status != dataset::CellStatus::ok || !cell->stats; }),
-                  cells.end());
-      for (const auto& axes : settings_of(cells)) {
-        const Cell* largest = nullptr;
-        for (const Cell* cell : cells) {
-          if (cell->axes == axes && (!largest || cell->batch_size > largest->batch_size)) {
-            largest = cell;
-          }
-        }
-        Data row = object();
-        row.set("name", name);
-        row.set("href", model_path(name));
-        row.set("setting", setting_label(axes));
-        row.set("dataset", dataset_label(entry));
-        row.set("dataset_href", dataset_path(entry));
-        row.set("batch", std::to_string(largest->batch_size));
-        row.set("throughput", cell_throughput_text(entry.data, largest));
-        row.set("sort", util::format_fixed(samples_per_second(*largest).value_or(0), 3));
-        row.set("unit", sample_unit(*model));
-        rows.push_back(row);
+  std::pair<const SiteDataset*, const Cell*> found{nullptr, nullptr};
+  for (const SiteDataset* entry : entries) {
+    for (const Cell* cell : model_cells(entry->data, model)) {
+      if (cell->axes == axes && is_timed(cell) && (!found.second || cell->batch_size > found.second->batch_size)) {
+        found = {entry, cell};
       }
     }
   }
-  return rows;
+  return found;
+}
+
+// One device's table at a glance: its newest torch release's model datasets, a row per model and a
+// column per setting timed there, each cell at the largest batch size timed for it.
+Data glance_table(const SiteData& site, const DeviceModels& device)
+{
+  const std::string release = *device.releases.rbegin();
+  std::vector<const SiteDataset*> entries;
+  std::vector<const Cell*> timed;
+  for (const SiteDataset* entry : device.entries) {
+    if (entry->data.environment->torch_version != release) {
+      continue;
+    }
+    entries.push_back(entry);
+    for (const auto& cell : entry->data.results) {
+      if (is_timed(&cell)) {
+        timed.push_back(&cell);
+      }
+    }
+  }
+  const auto settings = settings_of(timed);
+  Data rows = list();
+  // Each dataset the table draws on, with the columns it fills: a phone has no pointer to rest on a cell.
+  std::vector<std::pair<const SiteDataset*, std::vector<std::string>>> sources;
+  for (const auto& name : model_names(site)) {
+    Data cells = list();
+    const dataset::Layer* model = nullptr;
+    for (const auto& axes : settings) {
+      const auto found = largest_timed(entries, name, axes);
+      const SiteDataset* entry = found.first;
+      const Cell* cell = found.second;
+      Data view = object();
+      view.set("throughput", cell ? cell_throughput_text(entry->data, cell) : std::string(k_missing));
+      view.set("batch", cell ? Data(std::to_string(cell->batch_size)) : Data(false));
+      cells.push_back(view);
+      if (!entry) {
+        continue;
+      }
+      model = dataset::find_layer(entry->data, name);
+      auto source = std::find_if(sources.begin(), sources.end(), [&](const auto& s) { return s.first == entry; });
+      if (source == sources.end()) {
+        sources.push_back({entry, {}});
+        source = sources.end() - 1;
+      }
+      if (std::find(source->second.begin(), source->second.end(), setting_label(axes)) == source->second.end()) {
+        source->second.push_back(setting_label(axes));
+      }
+    }
+    if (!model) {
+      continue;
+    }
+    Data row = object();
+    row.set("name", name);
+    row.set("href", model_path(name));
+    row.set("unit", sample_unit(*model));
+    row.set("cells", cells);
+    rows.push_back(row);
+  }
+  Data links = list();
+  for (const auto& [entry, columns] : sources) {
+    Data item = link(dataset_path(*entry), dataset_label(*entry));
+    std::string text;
+    for (const auto& column : columns) {
+      text += (text.empty() ? "" : "; ") + column; // a label holds commas
+    }
+    item.set("columns", text);
+    links.push_back(item);
+  }
+  Data table = object();
+  table.set("device", device_words(device));
+  table.set("release", release);
+  table.set("headers", setting_headers(settings));
+  table.set("rows", rows);
+  table.set("sources", links);
+  return table;
+}
+
+// The numbers the models page opens with (issue 38): for each device, samples per second of each model
+// and setting on its newest torch release, so a reader sees throughput before any list of files.
+// Measured datasets only, none that a newer version replaces; a reference's figures have their own
+// table and conditions.
+Data glance_tables(const SiteData& site)
+{
+  Data tables = list();
+  for (const auto& device : models_by_device(site)) {
+    Data table = glance_table(site, device);
+    if (!table.get("rows")->is_empty_list()) {
+      tables.push_back(table);
+    }
+  }
+  return tables;
 }
 
 } // namespace
@@ -453,6 +522,7 @@ PageSpec model_page(const SiteData& site, const std::string& name, Data base)
   base.set("layer_sums", sums);
   base.set("beside_reference", reference_beside(site, name));
   base.set("answers", model_answers(site, name));
+  base.set("releases", release_chart_section(site, name, "../"));
   return {"model", model_path(name), std::move(base), ""};
 }
 
@@ -485,7 +555,8 @@ PageSpec models_page(const SiteData& site, Data base)
   }
   base.set("has_measured", Data(!measured.is_empty_list()));
   base.set("measured", measured);
-  base.set("summary", throughput_summary(site));
+  base.set("glance", glance_tables(site));
+  base.set("releases", release_chart_section(site, "", ""));
   base.set("has_references", Data(!references.is_empty_list()));
   base.set("references", references);
   base.set("beside_reference", reference_beside(site, ""));
