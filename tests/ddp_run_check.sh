@@ -31,7 +31,7 @@ if [[ $check == world-size-2 ]]; then
   "$python" - "$out" <<'PY'
 import json, sys
 dataset = json.load(open(sys.argv[1]))
-assert dataset["schema_version"] == "1.10.0", dataset["schema_version"]
+assert dataset["schema_version"] == "1.11.0", dataset["schema_version"]
 cpu = dataset["environment"].get("cpu")  # 1.10.0: read from /proc/cpuinfo on Linux
 assert cpu and cpu["vendor"] and cpu["aten_capability"], dataset["environment"]
 params = {layer["name"]: layer["params_counted"] for layer in dataset["layers"]}

@@ -118,7 +118,7 @@ TEST_CASE("bench::find_layer with parameters")
     REQUIRE(layer.shape);
     CHECK(layer.shape->layer == "Conv2d");
     CHECK(layer.shape->values
-          == std::vector<std::pair<std::string, double>>{{"in", 3}, {"out", 128}, {"k", 7}, {"h", 64}, {"w", 64}});
+          == std::vector<std::pair<std::string, double>>{{"h", 64}, {"in", 3}, {"k", 7}, {"out", 128}, {"w", 64}});
     CHECK(describe(find_layer("Dropout")).shape->value("p") == 0.5);
     CHECK_FALSE(describe(find_layer("ResNet50")).shape);
   }

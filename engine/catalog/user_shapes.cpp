@@ -532,10 +532,13 @@ std::optional<dataset::LayerParameters> parameters_record(const shapes::LayerSha
 {
   for (const auto& h : handlers()) {
     if (auto values = h.values(shape); !values.empty()) {
+      // By name, as a JSON object reads back (nlohmann::json keeps its keys sorted): a run's layers and a
+      // checkpoint's must compare equal on resume.
       dataset::LayerParameters record{h.layer, {}};
       for (auto& value : values) {
         record.values.emplace_back(std::move(value.name), value.value);
       }
+      std::sort(record.values.begin(), record.values.end());
       return record;
     }
   }

@@ -39,7 +39,8 @@ std::vector<ParameterInfo> parameters_of(const std::string& layer);
 // layer. The dataset records these (layers[].shape).
 std::vector<NamedValue> parameter_values(const shapes::LayerShape& shape);
 
-// The same with the catalog layer's name, as the dataset records it; nullopt for a model or a model's layer.
+// The same with the catalog layer's name, as the dataset records it, by parameter name (the order a file
+// reads back in); nullopt for a model or a model's layer.
 std::optional<dataset::LayerParameters> parameters_record(const shapes::LayerShape& shape);
 
 // The canonical name of `layer` at `values`: the layer's own name where every value is its default,

@@ -293,7 +293,7 @@ struct ModelPart
 struct LayerParameters
 {
   std::string layer;
-  std::vector<std::pair<std::string, double>> values; // by name
+  std::vector<std::pair<std::string, double>> values; // sorted by name
 
   std::optional<double> value(const std::string& name) const
   {
