@@ -198,10 +198,13 @@ LAYERBENCH_TABLE(SwiGlu)
 #undef LAYERBENCH_TABLE
 
 // What makes a shape impossible to build beyond a value below its minimum: one sentence, or empty.
-std::string problem(const Conv2d& s)
+// A K x K window (a kernel, a pool's window) that does not fit an H x W input.
+std::string window_problem(const char* what, int64_t k, int64_t h, int64_t w)
 {
-  return s.k > s.h || s.k > s.w ? "its kernel (k=" + std::to_string(s.k) + ") is larger than its input (h, w)" : "";
+  return k > h || k > w ? std::string("its ") + what + " (k=" + std::to_string(k) + ") is larger than its input (h, w)" : "";
 }
+
+std::string problem(const Conv2d& s) { return window_problem("kernel", s.k, s.h, s.w); }
 std::string problem(const Conv1d& s)
 {
   return s.k > s.length ? "its kernel (k=" + std::to_string(s.k) + ") is longer than its input (len)" : "";
@@ -211,10 +214,7 @@ std::string problem(const Attention& s)
 {
   return s.d % s.heads != 0 ? "heads (" + std::to_string(s.heads) + ") must divide d (" + std::to_string(s.d) + ")" : "";
 }
-std::string problem(const Pool& s)
-{
-  return s.k > s.h || s.k > s.w ? "its window (k=" + std::to_string(s.k) + ") is larger than its input (h, w)" : "";
-}
+std::string problem(const Pool& s) { return window_problem("window", s.k, s.h, s.w); }
 std::string problem(const Dropout& s) { return s.p >= 1 ? "p must be below 1" : ""; }
 std::string problem(const Sdpa& s)
 {
@@ -222,10 +222,7 @@ std::string problem(const Sdpa& s)
            ? "kv_heads (" + std::to_string(s.kv_heads) + ") must divide heads (" + std::to_string(s.heads) + ")"
            : "";
 }
-std::string problem(const DepthwiseConv2d& s)
-{
-  return s.k > s.h || s.k > s.w ? "its kernel (k=" + std::to_string(s.k) + ") is larger than its input (h, w)" : "";
-}
+std::string problem(const DepthwiseConv2d& s) { return window_problem("kernel", s.k, s.h, s.w); }
 std::string problem(const Conv3d& s)
 {
   if (s.k > s.depth || s.k > s.h || s.k > s.w) {
@@ -517,16 +514,6 @@ bool is_shaped(const ShapeSweep& item) { return !item.fixed.empty() || !item.axe
 } // namespace
 
 std::vector<ParameterInfo> parameters_of(const std::string& layer) { return handler_of(layer).info; }
-
-std::vector<NamedValue> parameter_values(const shapes::LayerShape& shape)
-{
-  for (const auto& h : handlers()) {
-    if (auto values = h.values(shape); !values.empty()) {
-      return values;
-    }
-  }
-  return {};
-}
 
 std::optional<dataset::LayerParameters> parameters_record(const shapes::LayerShape& shape)
 {

@@ -35,12 +35,9 @@ struct ParameterInfo
 // not a layer of the catalog (a model has no parameters a user may set).
 std::vector<ParameterInfo> parameters_of(const std::string& layer);
 
-// Every parameter of an entry's shape with its value, in the table's order; empty for a model or a model's
-// layer. The dataset records these (layers[].shape).
-std::vector<NamedValue> parameter_values(const shapes::LayerShape& shape);
-
-// The same with the catalog layer's name, as the dataset records it, by parameter name (the order a file
-// reads back in); nullopt for a model or a model's layer.
+// Every parameter of an entry's shape with its value and the catalog layer's name, as the dataset records
+// them (layers[].shape), by parameter name (the order a file reads back in); nullopt for a model or a
+// model's layer.
 std::optional<dataset::LayerParameters> parameters_record(const shapes::LayerShape& shape);
 
 // The canonical name of `layer` at `values`: the layer's own name where every value is its default,
