@@ -218,6 +218,21 @@ TEST_CASE("site::release_figures")
     CHECK(found[0].bars[2][0].entry->data.id == "models-2-9-1");
     CHECK(found[0].bars[2][0].cell->stats->median_ms == 80);
   }
+  SUBCASE("a newer eager-only dataset gives the eager bar; the older pair keeps the compiled one")
+  {
+    // The releases measured together later (measure.sh's series) against a single older run that
+    // also compiled: the eager bars compare the series.
+    auto series = models("models-2-11-0-series", "2.11.0");
+    series.created = "2099-01-01T00:00:00Z";
+    add(series, 8, train(dataset::Precision::fp32), 125);
+    auto data = four_releases();
+    data.models.push_back(test::site_of({series}).datasets.front());
+    const auto found = site::release_figures(data, "ResNet50");
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].bars[3][0].entry->data.id == "models-2-11-0-series");
+    CHECK(found[0].bars[3][0].cell->stats->median_ms == 125);
+    CHECK(found[0].bars[3][1].entry->data.id == "models-2-11-0");
+  }
 }
 
 TEST_CASE("site::release_chart_section")

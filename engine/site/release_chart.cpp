@@ -36,29 +36,32 @@ bool is_figure_cell(const Cell& cell, const std::string& model)
          && cell.axes == training_axes(cell.axes[dataset::k_precision], cell.axes[dataset::k_compiled]);
 }
 
-// The bars of one release: where one of its datasets has every setting timed, all from that dataset,
-// so that a compiled bar and its eager one are of one run; otherwise each setting's first timed cell
-// in site order, else its first skipped one.
+// The bars of one release: each setting's newest timed cell among the release's datasets, else its
+// newest skipped one. A device's releases measured together (bench/versions/measure.sh, the rounds
+// taken in turns) are its newest dataset of each release, so the eager bars compare that series, not
+// an older single run that happens to hold a compiled cell too. Between datasets created at the same
+// moment, one with every setting timed comes first, so that a compiled bar and its eager one are of one
+// run. The table under the chart names each bar's dataset.
 std::vector<ReleaseBar> release_bars(const DeviceModels& device, const ReleaseFigure& figure, const std::string& release)
 {
+  const auto cell_in = [&](const SiteDataset* entry, Compiled compiled) {
+    return dataset::find_cell(entry->data, figure.model, figure.batch, training_axes(figure.precision, compiled));
+  };
+  const auto has_every_setting = [&](const SiteDataset* entry) {
+    return std::all_of(figure.settings.begin(), figure.settings.end(), [&](Compiled c) { return is_timed(cell_in(entry, c)); });
+  };
   std::vector<const SiteDataset*> entries;
   for (const SiteDataset* entry : device.entries) {
     if (entry->data.environment->torch_version == release) {
       entries.push_back(entry);
     }
   }
-  const auto cell_in = [&](const SiteDataset* entry, Compiled compiled) {
-    return dataset::find_cell(entry->data, figure.model, figure.batch, training_axes(figure.precision, compiled));
-  };
-  for (const SiteDataset* entry : entries) {
-    if (std::all_of(figure.settings.begin(), figure.settings.end(), [&](Compiled c) { return is_timed(cell_in(entry, c)); })) {
-      std::vector<ReleaseBar> bars;
-      for (Compiled compiled : figure.settings) {
-        bars.push_back({entry, cell_in(entry, compiled)});
-      }
-      return bars;
+  std::stable_sort(entries.begin(), entries.end(), [&](const SiteDataset* a, const SiteDataset* b) {
+    if (a->data.created != b->data.created) {
+      return a->data.created > b->data.created;
     }
-  }
+    return has_every_setting(a) && !has_every_setting(b);
+  });
   std::vector<ReleaseBar> bars;
   for (Compiled compiled : figure.settings) {
     ReleaseBar found;
@@ -200,8 +203,7 @@ std::string caption(const ReleaseFigure& figure)
                      + ", the largest this device trained " + figure.model + " at in " + precision_words(figure.precision)
                      + ", one group of bars per torch release.";
   if (figure.settings.size() > 1) {
-    text += " Where one dataset measured every setting of a release, its bars all come from that dataset, so that they compare "
-            "within one run.";
+    text += " Each bar is its setting's newest measurement on that release; the table names the dataset of each.";
   }
   return text;
 }

@@ -355,12 +355,18 @@ std::string sweep_chart(const std::string& id, const dataset::Dataset& data, con
 
 namespace {
 
-// "0.124 (0.120–0.130)": the median at the figures its spread supports, and its interquartile range.
+// "0.12 (0.12–0.13)": the median and its interquartile range, both at the figures the spread supports:
+// a quartile carries no more digits than the median beside it.
 Data time_entry(const dataset::Dataset& data, const dataset::Cell* cell)
 {
   Data entry = time_cell(data, cell);
   const auto whisker = time_whisker(cell);
-  entry.set("iqr", whisker ? Data(trimmed_significant(whisker->low, 3) + "–" + trimmed_significant(whisker->high, 3)) : Data(false));
+  if (!whisker) {
+    entry.set("iqr", Data(false));
+    return entry;
+  }
+  const int figures = dataset::supported_figures(data, *cell);
+  entry.set("iqr", Data(figures_text(whisker->low, figures) + "–" + figures_text(whisker->high, figures)));
   return entry;
 }
 

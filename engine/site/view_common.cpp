@@ -107,10 +107,6 @@ bool is_timed(const dataset::Cell* cell)
   return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->median_ms > 0;
 }
 
-namespace {
-
-// A median at `figures` significant figures (dataset::round_to_figures: 205 at two figures is 210),
-// trailing zeros trimmed; whole numbers with separators from a thousand up, as ms_text.
 std::string figures_text(double ms, int figures)
 {
   const double rounded = dataset::round_to_figures(ms, figures);
@@ -119,6 +115,8 @@ std::string figures_text(double ms, int figures)
   }
   return trimmed_significant(rounded, figures);
 }
+
+namespace {
 
 const dataset::Cell* timed_reference_cell(const Dataset& data, const std::string& layer, int batch)
 {

@@ -49,6 +49,9 @@ std::string cell_quartile_text(const dataset::Cell* cell);
 inline constexpr double k_page_faults_shown = 0.5;
 
 std::string ms_text(std::optional<double> ms);
+// A value at `figures` significant figures (dataset::round_to_figures: 205 at two figures is 210),
+// trailing zeros trimmed; whole numbers with separators from a thousand up, as ms_text.
+std::string figures_text(double value, int figures);
 // Why a cell missed its dataset's noise target: too few samples, or noise above the target.
 // "" when it met the target, is skipped, or the dataset records no verdict (older and transcribed data).
 std::string noise_miss_reason(const dataset::Dataset& data, const dataset::Cell* cell);
