@@ -28,7 +28,8 @@ TEST_CASE("bench::has")
                                TorchFeature::aoti_package_loader,
                                TorchFeature::float32_precision_strings, TorchFeature::float32_precision_enums,
                                TorchFeature::cxx11_abi_wheel, TorchFeature::c10d_backend_base,
-                               TorchFeature::allocator_copy_data}) {
+                               TorchFeature::allocator_copy_data, TorchFeature::rms_norm,
+                               TorchFeature::sdpa_enable_gqa}) {
       CHECK_FALSE(has({1, 13}, feature));
     }
     CHECK(has({2, 0}, TorchFeature::scaled_dot_product_attention));
@@ -50,6 +51,14 @@ TEST_CASE("bench::has")
     CHECK_FALSE(has({2, 2}, TorchFeature::allocator_copy_data));
     CHECK(has({2, 3}, TorchFeature::allocator_copy_data));
     CHECK(has({2, 4}, TorchFeature::kineto_event_ns));
+  }
+  SUBCASE("today's layers: rms_norm from 2.4, scaled_dot_product_attention's enable_gqa from 2.5")
+  {
+    CHECK_FALSE(has({2, 3}, TorchFeature::rms_norm));
+    CHECK(has({2, 4}, TorchFeature::rms_norm));
+    CHECK_FALSE(has({2, 4}, TorchFeature::sdpa_enable_gqa));
+    CHECK(has({2, 5}, TorchFeature::sdpa_enable_gqa));
+    CHECK(missing({2, 0}, TorchFeature::rms_norm) == "needs torch >= 2.4; built with torch 2.0");
   }
   SUBCASE("autocast per device type from 2.4, the package loader from 2.6")
   {

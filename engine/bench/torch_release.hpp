@@ -39,6 +39,8 @@ enum class TorchFeature {
   cxx11_abi_wheel,              // PyPI's wheel is built with the C++11 string ABI, as Debian's libraries are
   c10d_backend_base,            // c10d's ProcessGroupGloo and ProcessGroupNCCL derive from c10d::Backend
   allocator_copy_data,          // c10::Allocator::allocate is not const, and an allocator says how it copies (copy_data)
+  rms_norm,                     // at::rms_norm (Python's F.rms_norm and nn.RMSNorm): the RMSNorm layer
+  sdpa_enable_gqa,              // scaled_dot_product_attention(..., enable_gqa): grouped-query attention without repeating keys
 };
 
 // The first release that has `feature`; releases before it lack it.
@@ -69,6 +71,10 @@ constexpr TorchRelease first_release_with(TorchFeature feature)
     return {2, 0};
   case TorchFeature::allocator_copy_data:
     return {2, 3};
+  case TorchFeature::rms_norm:
+    return {2, 4};
+  case TorchFeature::sdpa_enable_gqa:
+    return {2, 5};
   }
   return {0, 0};
 }

@@ -4,6 +4,7 @@
 #include "bench/detail/attention.hpp"
 #include "bench/detail/models/instances.hpp"
 #include "bench/detail/models/uses.hpp"
+#include "bench/detail/torch_compat.hpp"
 #include "catalog/models/entries.hpp"
 #include "catalog/shapes.hpp"
 
@@ -151,7 +152,7 @@ Instance build(const shapes::RmsNorm& s, int64_t batch, torch::Device device)
   module->to(device);
   weight = module->named_parameters()["weight"];
   return Instance{module, input_of(s.input(batch), device), [weight, width = s.width](const torch::Tensor& x) {
-                    return torch::rms_norm(x, {width}, weight, std::nullopt);
+                    return detail::rms_norm(x, width, weight);
                   }};
 }
 
@@ -172,7 +173,7 @@ Instance sdpa(const shapes::Sdpa& s, int64_t batch, torch::Device device)
   const auto value = input_of(s.key_dims(batch), device);
   const bool grouped = s.kv_heads != s.heads;
   return Instance{std::make_shared<nn::Module>(), input_of(s.input(batch), device), [key, value, grouped](const torch::Tensor& q) {
-                    return torch::scaled_dot_product_attention(q, key, value, std::nullopt, 0.0, false, std::nullopt, grouped);
+                    return detail::sdpa_gqa(q, key, value, grouped);
                   }};
 }
 

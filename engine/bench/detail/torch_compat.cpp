@@ -140,6 +140,27 @@ at::Tensor sdpa_scaled(const at::Tensor& q, const at::Tensor& k, const at::Tenso
 #endif
 }
 
+at::Tensor rms_norm(const at::Tensor& x, int64_t width, const at::Tensor& weight)
+{
+#if LAYERBENCH_TORCH_HAS_RMS_NORM
+  return at::rms_norm(x, {width}, weight, std::nullopt);
+#else
+  (void)x, (void)width, (void)weight;
+  throw_missing("rms_norm", TorchFeature::rms_norm);
+#endif
+}
+
+at::Tensor sdpa_gqa(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, bool grouped)
+{
+#if LAYERBENCH_TORCH_HAS_SDPA_ENABLE_GQA
+  return at::scaled_dot_product_attention(q, k, v, /*attn_mask=*/{}, /*dropout_p=*/0.0, /*is_causal=*/false,
+                                          /*scale=*/std::nullopt, grouped);
+#else
+  (void)q, (void)k, (void)v, (void)grouped;
+  throw_missing("scaled_dot_product_attention with enable_gqa", TorchFeature::sdpa_enable_gqa);
+#endif
+}
+
 void foreach_lerp_(at::TensorList self, at::TensorList end, double weight)
 {
 #if LAYERBENCH_TORCH_HAS_FOREACH_LERP

@@ -26,6 +26,8 @@
 #define LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_ENUMS LAYERBENCH_TORCH_AT_LEAST(2, 10)
 #define LAYERBENCH_TORCH_HAS_C10D_BACKEND_BASE LAYERBENCH_TORCH_AT_LEAST(2, 0)
 #define LAYERBENCH_TORCH_HAS_ALLOCATOR_COPY_DATA LAYERBENCH_TORCH_AT_LEAST(2, 3)
+#define LAYERBENCH_TORCH_HAS_RMS_NORM LAYERBENCH_TORCH_AT_LEAST(2, 4)
+#define LAYERBENCH_TORCH_HAS_SDPA_ENABLE_GQA LAYERBENCH_TORCH_AT_LEAST(2, 5)
 
 #if LAYERBENCH_TORCH_HAS_AOTI_PACKAGE_LOADER
 #include <torch/csrc/inductor/aoti_package/model_package_loader.h>
@@ -55,6 +57,8 @@ static_assert(LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_STRINGS
 static_assert(LAYERBENCH_TORCH_HAS_FLOAT32_PRECISION_ENUMS
               == has(k_built_torch, TorchFeature::float32_precision_enums));
 static_assert(LAYERBENCH_TORCH_HAS_C10D_BACKEND_BASE == has(k_built_torch, TorchFeature::c10d_backend_base));
+static_assert(LAYERBENCH_TORCH_HAS_RMS_NORM == has(k_built_torch, TorchFeature::rms_norm));
+static_assert(LAYERBENCH_TORCH_HAS_SDPA_ENABLE_GQA == has(k_built_torch, TorchFeature::sdpa_enable_gqa));
 
 // The base class of c10d's Gloo and NCCL process groups: c10d::Backend from torch 2.0, c10d::ProcessGroup
 // before (1.13 has a Backend class too, which they do not derive from). The data-parallel group holds
@@ -98,6 +102,15 @@ at::Tensor sdpa_no_mask(const at::Tensor& q, const at::Tensor& k, const at::Tens
 // BERT); before torch 2.1, which has no scale argument, it throws Error: the whole models' cells
 // that use it are skipped with the reason.
 at::Tensor sdpa_scaled(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, double dropout, double scale);
+
+// at::rms_norm(x, {width}, weight) at the default eps, as Python's F.rms_norm calls it; before torch
+// 2.4, which has none, it throws Error: the RMSNorm cells are skipped with the reason.
+at::Tensor rms_norm(const at::Tensor& x, int64_t width, const at::Tensor& weight);
+
+// at::scaled_dot_product_attention with no mask, no dropout, not causal, and enable_gqa where the keys
+// have fewer heads than the queries; before torch 2.5, which has no enable_gqa, it throws Error: the
+// ScaledDotProductAttention and GroupedQueryAttention cells are skipped with the reason.
+at::Tensor sdpa_gqa(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, bool grouped);
 
 // at::_foreach_lerp_(self, end, weight); before torch 2.0 it throws Error (1.13's Python Adam ran
 // _foreach_mul_ and _foreach_add_ instead): the whole models' training cells are skipped with the reason.
