@@ -94,6 +94,22 @@ BertSelfAttentionImpl::BertSelfAttentionImpl(const BertConfig& config)
   m_dropout = register_module("dropout", nn::Dropout(config.attention_probs_dropout_prob));
 }
 
+namespace {
+
+// transformers' eager_attention_forward without a mask: the scores scaled by multiplication, softmax
+// in float32 cast back, dropout, and the weighted sum. Its additive mask of zeros (from an all-ones
+// attention mask) is left out, as the sdpa path drops it.
+torch::Tensor eager_attention(const torch::Tensor& query, const torch::Tensor& key, const torch::Tensor& value,
+                              double dropout, double scaling)
+{
+  auto weights = torch::matmul(query, key.transpose(2, 3)) * scaling;
+  weights = torch::softmax(weights, -1, torch::kFloat32).to(query.scalar_type());
+  weights = torch::dropout(weights, dropout, dropout > 0);
+  return torch::matmul(weights, value);
+}
+
+} // namespace
+
 torch::Tensor BertSelfAttentionImpl::forward(const torch::Tensor& hidden_states)
 {
   const int64_t batch = hidden_states.size(0), length = hidden_states.size(1);
@@ -102,7 +118,11 @@ torch::Tensor BertSelfAttentionImpl::forward(const torch::Tensor& hidden_states)
   };
   const auto query = heads(m_query), key = heads(m_key), value = heads(m_value);
   const double dropout = is_training() ? m_dropout->options.p() : 0.0;
-  auto context = detail::sdpa_scaled(query, key, value, dropout, m_scaling);
+  // transformers picks "sdpa" only on a torch with scaled_dot_product_attention's scale (its check asks
+  // for 2.1.1); on older releases it runs its eager attention, and so does this one there.
+  static const bool sdpa = !missing_here(TorchFeature::sdpa_scale);
+  auto context = sdpa ? detail::sdpa_scaled(query, key, value, dropout, m_scaling)
+                      : eager_attention(query, key, value, dropout, m_scaling);
   // transformers' sdpa_attention_forward reshapes to the shape the result already has (it undoes a
   // grouped-query packing BERT never does); kept, as it dispatches an aten::reshape.
   context = context.reshape({context.size(0), -1, length, value.size(-1)});

@@ -8,7 +8,9 @@
 //
 // Attention follows the implementation BertModel picks by default, "sdpa": one
 // aten::scaled_dot_product_attention per layer with no mask (transformers drops an all-ones mask), with
-// transformers' views, transposes and reshapes around it; docs/models.md compares the operators.
+// transformers' views, transposes and reshapes around it; docs/models.md compares the operators. On a
+// torch before 2.1, which has no scale argument for it and where transformers falls back to "eager",
+// the eager attention instead (matmul, softmax, dropout, matmul; docs/versions.md).
 // Weights are initialised as transformers initialises them (normal, std initializer_range; biases 0).
 //
 // A LibTorch builder, internal to engine/bench like the layers' builders in bench/detail/builders.cpp.
