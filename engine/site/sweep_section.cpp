@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "site/sweep_section.hpp"
 
+#include "dataset/precision.hpp"
 #include "site/cell_whisker.hpp"
 #include "site/svg.hpp"
 #include "site/view_common.hpp"
