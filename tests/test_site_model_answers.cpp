@@ -110,6 +110,28 @@ TEST_CASE("site::verdict_of")
     CHECK(site::verdict_text(site::verdict_of(a, b), a, b) == "faster");
     CHECK(site::verdict_text(site::verdict_of(b, a), b, a) == "slower");
   }
+  SUBCASE("in rounds, the 95% intervals decide: quartiles apart, intervals overlapping, no verdict")
+  {
+    // 2% apart with quartiles of 1%, as a training step of two releases: the round medians of each
+    // spread wider than that, and a second run need not repeat it.
+    auto a = fp32;
+    auto b = fp32;
+    a.stats = dataset::Stats{};
+    a.stats->median_ms = 10.0;
+    a.stats->p25_ms = 9.9;
+    a.stats->p75_ms = 10.1;
+    b.stats = a.stats;
+    b.stats->median_ms = 10.25;
+    b.stats->p25_ms = 10.15;
+    b.stats->p75_ms = 10.35;
+    a.round_spread = dataset::RoundSpread{3, 9.6, 10.4, 9.6, 10.4};
+    b.round_spread = dataset::RoundSpread{3, 9.9, 10.6, 9.9, 10.6};
+    CHECK(site::verdict_of(a, b) == site::Verdict::unclear);
+    CHECK(site::verdict_text(site::Verdict::unclear, a, b) == "no clear difference (their 95% intervals over rounds overlap)");
+    a.round_spread.reset();
+    CHECK(site::verdict_of(a, b) == site::Verdict::faster); // one run: its quartiles, with the caveat
+    CHECK(site::verdict_text(site::Verdict::faster, a, b) == k_one_run);
+  }
   SUBCASE("ranges overlap")
   {
     CHECK(site::verdict_of(overlapping, fp32) == site::Verdict::unclear);

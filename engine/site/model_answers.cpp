@@ -241,6 +241,18 @@ std::optional<double> samples_per_second(const dataset::Cell& cell)
 
 Verdict verdict_of(const Cell& a, const Cell& b)
 {
+  // Measured in rounds, the two cells' round medians spread by more than either run's samples: a
+  // difference holds only where the 95% intervals over rounds lie apart (a 2% step with quartiles of
+  // 1% each would otherwise read as a change that a second run does not repeat).
+  if (a.round_spread && b.round_spread) {
+    if (a.round_spread->ci95_high_ms < b.round_spread->ci95_low_ms) {
+      return Verdict::faster;
+    }
+    if (a.round_spread->ci95_low_ms > b.round_spread->ci95_high_ms) {
+      return Verdict::slower;
+    }
+    return Verdict::unclear;
+  }
   if (!a.stats || !b.stats || !a.stats->p25_ms || !a.stats->p75_ms || !b.stats->p25_ms || !b.stats->p75_ms) {
     return Verdict::unclear;
   }
@@ -263,6 +275,9 @@ std::string verdict_text(Verdict verdict, const Cell& a, const Cell& b)
   }
   if (verdict == Verdict::slower) {
     return "slower" + within;
+  }
+  if (a.round_spread && b.round_spread) {
+    return "no clear difference (their 95% intervals over rounds overlap)";
   }
   const bool quartiles = a.stats && b.stats && a.stats->p25_ms && a.stats->p75_ms && b.stats->p25_ms && b.stats->p75_ms;
   return quartiles ? "no clear difference (their interquartile ranges overlap)"

@@ -39,13 +39,15 @@ std::vector<DeviceModels> models_by_device(const SiteData& site);
 // "AMD EPYC with 2 threads"; a GPU by its name alone.
 std::string device_words(const DeviceModels& device);
 
-// Where one setting is faster than another: only where the two cells' interquartile ranges lie apart.
+// Where one setting is faster than another: only where the two cells' ranges lie apart.
 enum class Verdict { faster, slower, unclear };
-// a against b, two cells at one batch size: faster where a's slow quartile (p75) is below b's fast
-// one (p25), slower for the reverse; unclear where the ranges overlap or either cell has none.
+// a against b, two cells at one batch size. Both measured in rounds: faster where a's 95% interval over
+// rounds ends below b's, slower for the reverse. Otherwise by the quartiles: faster where a's slow
+// quartile (p75) is below b's fast one (p25). Unclear where the ranges overlap or a cell has none.
 Verdict verdict_of(const dataset::Cell& a, const dataset::Cell& b);
-// "faster", "slower", "no clear difference (their interquartile ranges overlap)"; a faster or slower
-// of cells not measured in rounds adds that it holds within one run.
+// "faster", "slower", "no clear difference (their 95% intervals over rounds overlap)" or "(their
+// interquartile ranges overlap)"; a faster or slower of cells not measured in rounds adds that it
+// holds within one run.
 std::string verdict_text(Verdict verdict, const dataset::Cell& a, const dataset::Cell& b);
 
 // "Is PyTorch 2 faster than 1.x for training here?": {old_major, new_major, compared, series, no_series},
