@@ -256,6 +256,13 @@ TEST_CASE("site::releases_answer")
     const Data& row = first_row(series);
     CHECK(text(row, "ratio") == "2×");
     CHECK(text(row, "verdict") == k_one_run);
+    // Measured in rounds: the ratio at the figures both spreads support, with the range of their intervals.
+    old.results[0].round_spread = dataset::RoundSpread{3, 18, 22, 18, 22};
+    now.results[0].round_spread = dataset::RoundSpread{3, 9.5, 10.5, 9.5, 10.5};
+    const Data in_rounds = site::releases_answer(model_site({older, old, now}), "");
+    const Data& round_row = first_row(in_rounds.get("series")->list_value().front());
+    CHECK(text(round_row, "ratio") == "2× (1.7–2.3×)");
+    CHECK(text(round_row, "verdict") == "faster");
     CHECK(text(row, "setting") == "training, fp32");
   }
   SUBCASE("two 2.x releases: oldest against newest, saying no 1.x was measured")

@@ -175,7 +175,8 @@ Data release_comparison(const DeviceModels& device, const std::string& model)
       row.set("batch", std::to_string(cell.batch_size));
       row.set("newer_text", throughput_with_unit(*entry, cell));
       row.set("older_text", throughput_with_unit(*base.entry, *base.cell));
-      row.set("ratio", ratio_text(base.cell->stats->median_ms / cell.stats->median_ms));
+      // base's time over the cell's: the throughput ratio, at the figures both support, with its range
+      row.set("ratio", ratio_text(base.entry->data, base.cell, entry->data, &cell));
       set_verdict(row, cell, *base.cell);
       rows.push_back(row);
     }

@@ -201,10 +201,15 @@ std::string ratio_text(const Dataset& data, const std::string& a_layer, int a_ba
 
 std::string ratio_text(const Dataset& data, const dataset::Cell* a, const dataset::Cell* b)
 {
+  return ratio_text(data, a, data, b);
+}
+
+std::string ratio_text(const Dataset& a_data, const dataset::Cell* a, const Dataset& b_data, const dataset::Cell* b)
+{
   if (!is_timed(a) || !is_timed(b)) {
     return k_missing;
   }
-  const int figures = std::min(dataset::supported_figures(data, *a), dataset::supported_figures(data, *b));
+  const int figures = std::min(dataset::supported_figures(a_data, *a), dataset::supported_figures(b_data, *b));
   const double ratio = a->stats->median_ms / b->stats->median_ms;
   const auto as_ratio = [figures](double value) { return figures_text(value, figures); };
   std::string text = as_ratio(ratio) + "×";

@@ -39,6 +39,9 @@ std::string ratio_text(const dataset::Dataset& data, const std::string& a_layer,
                        int b_batch);
 // a / b for any two cells of one dataset, the same way; "—" unless both are timed.
 std::string ratio_text(const dataset::Dataset& data, const dataset::Cell* a, const dataset::Cell* b);
+// a / b for two cells of two datasets (one release against another), the same way: each median at the
+// figures its own dataset supports.
+std::string ratio_text(const dataset::Dataset& a_data, const dataset::Cell* a, const dataset::Dataset& b_data, const dataset::Cell* b);
 // The cell's samples per second (recorded, else batch over median) at the figures its median supports
 // ("2,470"); "—" for a cell without a median.
 std::string cell_throughput_text(const dataset::Dataset& data, const dataset::Cell* cell);
