@@ -88,8 +88,8 @@ endif()
 # The CUDA method on a GPU (tests/gpu_bench_cuda.cpp): built with -DLAYERBENCH_DEVICE_TESTS=ON, as
 # scripts/device-build.sh does; skipped with the reason where it is not built or there is no GPU.
 if(LAYERBENCH_WITH_TORCH AND LAYERBENCH_DEVICE_TESTS)
-  add_executable(test_gpu_bench ${CMAKE_CURRENT_SOURCE_DIR}/doctest_main.cpp ${CMAKE_CURRENT_SOURCE_DIR}/gpu_bench_cuda.cpp)
-  target_link_libraries(test_gpu_bench PRIVATE layerbench_bench doctest::doctest)
+  add_executable(test_gpu_bench ${CMAKE_CURRENT_SOURCE_DIR}/gpu_bench_cuda.cpp)
+  target_link_libraries(test_gpu_bench PRIVATE layerbench_bench layerbench_doctest_main doctest::doctest)
   add_test(NAME device/cuda_method
            COMMAND sh -c "nvidia-smi -L >/dev/null 2>&1 || { echo 'SKIPPED: no NVIDIA GPU (nvidia-smi finds none)'; exit 77; }; exec \"$0\"" $<TARGET_FILE:test_gpu_bench>)
 else()

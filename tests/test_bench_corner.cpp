@@ -13,7 +13,7 @@ using dataset::Axes;
 namespace {
 
 // Short, so the tests are quick; values are checked for presence and sense, never for speed.
-bench::MeasureSettings quick()
+bench::MeasureSettings quick_corner()
 {
   bench::MeasureSettings settings;
   settings.warmup_seconds = 0;
@@ -27,7 +27,7 @@ dataset::Cell measure(const std::string& layer, const Axes& axes)
 {
   auto backend = bench::make_cpu_backend();
   std::atomic<bool> interrupted{false};
-  auto cell = bench::measure_cell(bench::find_layer(layer), 1, axes, quick(), *backend, interrupted);
+  auto cell = bench::measure_cell(bench::find_layer(layer), 1, axes, quick_corner(), *backend, interrupted);
   REQUIRE(cell);
   return *cell;
 }

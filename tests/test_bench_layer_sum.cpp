@@ -16,7 +16,7 @@ using namespace layerbench::bench;
 namespace {
 
 // The fewest samples of short blocks: each cell only has to build and run.
-MeasureSettings quick()
+MeasureSettings quick_sum()
 {
   auto settings = default_settings(DeviceKind::cpu);
   settings.block_target_seconds = 0.0005;
@@ -24,7 +24,7 @@ MeasureSettings quick()
   return settings;
 }
 
-dataset::Axes corner(dataset::GradMode mode)
+dataset::Axes mode_corner(dataset::GradMode mode)
 {
   dataset::Axes axes;
   axes.set(dataset::k_mode, mode);
@@ -145,7 +145,7 @@ TEST_CASE("bench::measure_cell of a model's layers")
       }
       CAPTURE(name);
       for (const auto mode : {dataset::GradMode::inference_mode, dataset::GradMode::train}) {
-        const auto cell = measure_cell(find_layer(name), 2, corner(mode), quick(), *backend, interrupted);
+        const auto cell = measure_cell(find_layer(name), 2, mode_corner(mode), quick_sum(), *backend, interrupted);
         REQUIRE(cell);
         CHECK_MESSAGE(cell->status == dataset::CellStatus::ok, cell->skip_reason);
         CHECK_FALSE(cell->train.has_value());

@@ -11,7 +11,7 @@ using namespace layerbench::bench::detail;
 namespace {
 
 // Short, so the test is quick; the figures are checked for shape, never for speed.
-bench::MeasureSettings quick()
+bench::MeasureSettings quick_measurer()
 {
   bench::MeasureSettings settings;
   settings.warmup_seconds = 0.0;
@@ -41,7 +41,7 @@ TEST_CASE("bench::detail::measure_eager")
   bench::ClockLog clocks(backend->default_clock_mhz());
   SUBCASE("the first call, the samples the stopping rule asked for, and the memory peak")
   {
-    const auto eager = measure_eager(cell_body, *backend, quick(), Clock::now(), clocks, interrupted, live_before);
+    const auto eager = measure_eager(cell_body, *backend, quick_measurer(), Clock::now(), clocks, interrupted, live_before);
     REQUIRE(eager);
     CHECK(eager->first_call_ms > 0);
     const auto samples = eager->timed.sampling.device_ms.size();
@@ -58,14 +58,14 @@ TEST_CASE("bench::detail::measure_eager")
   }
   SUBCASE("without the bytes live before the cell there is no figure")
   {
-    const auto eager = measure_eager(cell_body, *backend, quick(), Clock::now(), clocks, interrupted, std::nullopt);
+    const auto eager = measure_eager(cell_body, *backend, quick_measurer(), Clock::now(), clocks, interrupted, std::nullopt);
     REQUIRE(eager);
     CHECK(!eager->peak_memory_bytes);
   }
   SUBCASE("interrupted: no timing")
   {
     interrupted = true;
-    CHECK(!measure_eager(cell_body, *backend, quick(), Clock::now(), clocks, interrupted, live_before));
+    CHECK(!measure_eager(cell_body, *backend, quick_measurer(), Clock::now(), clocks, interrupted, live_before));
   }
 }
 
@@ -77,14 +77,14 @@ TEST_CASE("bench::detail::measure_variant")
   dataset::CudaCell record;
   SUBCASE("a device without the variant's timer: the reason, no figures")
   {
-    const auto outcome = measure_variant(bench::Variant::cold, [] {}, quick(), *backend, clocks, record, interrupted);
+    const auto outcome = measure_variant(bench::Variant::cold, [] {}, quick_measurer(), *backend, clocks, record, interrupted);
     REQUIRE(outcome);
     REQUIRE(!*outcome);
     CHECK(outcome->error() == "measured on CUDA devices only");
   }
   SUBCASE("the CUDA record keeps every variant's reason and the clocks' absence")
   {
-    const auto cuda = measure_cuda_variants([] {}, 1.0, quick(), *backend, clocks, interrupted);
+    const auto cuda = measure_cuda_variants([] {}, 1.0, quick_measurer(), *backend, clocks, interrupted);
     REQUIRE(cuda);
     CHECK(cuda->graph_skip_reason == "measured on CUDA devices only");
     CHECK(cuda->cold_skip_reason == "measured on CUDA devices only");
@@ -101,7 +101,7 @@ TEST_CASE("bench::detail::measure_train_parts")
   SUBCASE("a layer with weights: the forward and both backward parts, summed")
   {
     const CellBody cell_body(bench::find_layer("LayerNorm"), 2, train_corner(), *backend, {});
-    const auto parts = measure_train_parts(cell_body, *backend, quick(), interrupted);
+    const auto parts = measure_train_parts(cell_body, *backend, quick_measurer(), interrupted);
     REQUIRE(parts);
     REQUIRE(parts->backward_input);
     REQUIRE(parts->backward_weight);
@@ -112,7 +112,7 @@ TEST_CASE("bench::detail::measure_train_parts")
   SUBCASE("a layer without weights has no weight gradient to time")
   {
     const CellBody cell_body(bench::find_layer("Dropout"), 2, train_corner(), *backend, {});
-    const auto parts = measure_train_parts(cell_body, *backend, quick(), interrupted);
+    const auto parts = measure_train_parts(cell_body, *backend, quick_measurer(), interrupted);
     REQUIRE(parts);
     CHECK(parts->backward_input);
     CHECK(!parts->backward_weight);

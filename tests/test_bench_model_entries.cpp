@@ -26,7 +26,7 @@ int total(const std::vector<dataset::LayerUse>& uses, const std::string& layer)
   return count;
 }
 
-MeasureSettings quick()
+MeasureSettings quick_model()
 {
   MeasureSettings settings;
   settings.warmup_seconds = 0.0;
@@ -120,7 +120,7 @@ TEST_CASE("bench::measure_cell of a whole model")
   const std::atomic<bool> interrupted{false};
   SUBCASE("inference: one forward, FLOP rate from the inventory")
   {
-    const auto cell = measure_cell(find_layer("BertTiny"), 2, corner(dataset::GradMode::inference_mode), quick(),
+    const auto cell = measure_cell(find_layer("BertTiny"), 2, corner(dataset::GradMode::inference_mode), quick_model(),
                                    *backend, interrupted);
     REQUIRE(cell);
     REQUIRE(cell->status == dataset::CellStatus::ok);
@@ -131,7 +131,7 @@ TEST_CASE("bench::measure_cell of a whole model")
   {
     for (const auto precision : {dataset::Precision::fp32, dataset::Precision::bf16}) {
       CAPTURE(dataset::to_string(precision));
-      const auto cell = measure_cell(find_layer("BertTiny"), 2, corner(dataset::GradMode::train, precision), quick(),
+      const auto cell = measure_cell(find_layer("BertTiny"), 2, corner(dataset::GradMode::train, precision), quick_model(),
                                      *backend, interrupted);
       REQUIRE(cell);
       REQUIRE(cell->status == dataset::CellStatus::ok);

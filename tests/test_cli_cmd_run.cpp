@@ -16,28 +16,12 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
-
-namespace {
-
-using Result = layerbench::test::ShellResult;
-
-Result run_cli(const std::string& arguments)
-{
-  return layerbench::test::shell(std::string(LAYERBENCH_BINARY) + " " + arguments);
-}
-
-struct TempDir
-{
-  fs::path path = fs::temp_directory_path() / ("layerbench-cli-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-} // namespace
+namespace test = layerbench::test;
+using test::run_cli;
 
 TEST_CASE("cli::cmd_run")
 {
-  TempDir dir;
+  test::TempDir dir("cli");
   SUBCASE("a second run on the same --out is refused at once, and its checkpoint left alone")
   {
     const auto out = dir.path / "locked.json";

@@ -11,15 +11,9 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+namespace test = layerbench::test;
 
 namespace {
-
-struct TempDir
-{
-  fs::path path = fs::temp_directory_path() / ("layerbench-ranks-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 // A ResNetTiny training step, as tests/ddp_run_check.sh runs it.
 std::string training_run(const std::string& environment, int world_size, const fs::path& out)
@@ -33,7 +27,7 @@ std::string training_run(const std::string& environment, int world_size, const f
 
 TEST_CASE("cli::check_world_fits")
 {
-  TempDir dir;
+  test::TempDir dir("ranks");
   const auto out = dir.path / "x.json";
   SUBCASE("more ranks than cores is refused with both numbers, and no rank is started")
   {
@@ -53,7 +47,7 @@ TEST_CASE("cli::check_world_fits")
 
 TEST_CASE("cli::rank_role")
 {
-  TempDir dir;
+  test::TempDir dir("ranks");
   const auto out = dir.path / "x.json";
   SUBCASE("a rendezvous of two ranks with --world-size 1 is the usage error that names both")
   {
@@ -74,7 +68,7 @@ TEST_CASE("cli::rank_role")
 
 TEST_CASE("cli::rank_rendezvous")
 {
-  TempDir dir;
+  test::TempDir dir("ranks");
   SUBCASE("a MASTER_ADDR that cannot be resolved is named at once, not reported as the store's timeout")
   {
     const auto r = layerbench::test::shell(training_run(

@@ -16,20 +16,10 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+namespace test = layerbench::test;
+using test::run_cli;
 
 namespace {
-
-layerbench::test::ShellResult run_cli(const std::string& arguments)
-{
-  return layerbench::test::shell(std::string(LAYERBENCH_BINARY) + " " + arguments);
-}
-
-struct TempDir
-{
-  fs::path path = fs::temp_directory_path() / ("layerbench-rounds-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 nlohmann::json read_json(const fs::path& path)
 {
@@ -44,7 +34,7 @@ const std::string k_tiny = "run --device cpu --layers Dropout,LayerNorm --batch-
 
 TEST_CASE("cli::run_rounds")
 {
-  TempDir dir;
+  test::TempDir dir("rounds");
   SUBCASE("--rounds of 0, negative, absurd or not a number is a usage error naming the option")
   {
     for (const std::string bad : {"0", "-1", "1000", "three"}) {

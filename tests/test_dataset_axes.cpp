@@ -28,7 +28,7 @@ Axes bf16_train()
 }
 
 // The fixture measured at two corners: the reference and bf16 train, the latter with train parts.
-dataset::Dataset two_corners()
+dataset::Dataset two_precisions()
 {
   auto d = test::measured({"Linear"}, {1});
   d.methodology->axes.set(dataset::k_precision, {dataset::Precision::fp32, dataset::Precision::bf16});
@@ -162,7 +162,7 @@ TEST_CASE("dataset::serialize axes")
 {
   SUBCASE("a cube round-trips: grid, corners and train parts")
   {
-    const auto original = two_corners();
+    const auto original = two_precisions();
     const auto text = dataset::serialize(original);
     const auto read = dataset::parse(text, "cube.json");
     CHECK(dataset::serialize(read) == text);
@@ -190,7 +190,7 @@ TEST_CASE("dataset::serialize axes")
   }
   SUBCASE("an unknown axis value is refused with its pointer")
   {
-    auto json = nlohmann::json::parse(dataset::serialize(two_corners()));
+    auto json = nlohmann::json::parse(dataset::serialize(two_precisions()));
     json["results"][1]["axes"]["precision"] = "fp8";
     const auto message = test::error_of([&] { dataset::parse(json.dump(), "bad.json"); });
     CHECK(message.find("/results/1/axes/precision") != std::string::npos);
@@ -200,10 +200,10 @@ TEST_CASE("dataset::serialize axes")
 
 TEST_CASE("dataset::check axes")
 {
-  SUBCASE("a complete cube is valid") { CHECK(dataset::check(two_corners()).empty()); }
+  SUBCASE("a complete cube is valid") { CHECK(dataset::check(two_precisions()).empty()); }
   SUBCASE("the same layer and batch size at two corners is no duplicate; at one corner it is")
   {
-    auto d = two_corners();
+    auto d = two_precisions();
     d.results.push_back(d.results[3]);
     const auto problems = dataset::check(d);
     REQUIRE(problems.size() == 1);
@@ -211,7 +211,7 @@ TEST_CASE("dataset::check axes")
   }
   SUBCASE("a missing corner of the declared cube is named")
   {
-    auto d = two_corners();
+    auto d = two_precisions();
     d.results.erase(d.results.begin() + 2);
     const auto problems = dataset::check(d);
     REQUIRE(problems.size() == 1);
@@ -219,7 +219,7 @@ TEST_CASE("dataset::check axes")
   }
   SUBCASE("train timings belong to train cells")
   {
-    auto d = two_corners();
+    auto d = two_precisions();
     d.results[0].train = d.results[3].train;
     const auto problems = dataset::check(d);
     REQUIRE(problems.size() == 1);
@@ -229,7 +229,7 @@ TEST_CASE("dataset::check axes")
 
 TEST_CASE("dataset::find_cell")
 {
-  const auto d = two_corners();
+  const auto d = two_precisions();
   SUBCASE("without axes: the reference corner") { CHECK(dataset::find_cell(d, "Linear", 1) == &d.results[0]); }
   SUBCASE("with axes: that corner") { CHECK(dataset::find_cell(d, "Linear", 1, bf16_train()) == &d.results[3]); }
   SUBCASE("has_axes") { CHECK(dataset::has_axes(d)); CHECK(!dataset::has_axes(test::measured())); }
@@ -239,8 +239,8 @@ TEST_CASE("dataset::diff axes")
 {
   SUBCASE("cells are matched by corner, not by layer and batch size alone")
   {
-    const auto a = two_corners();
-    auto b = two_corners();
+    const auto a = two_precisions();
+    auto b = two_precisions();
     b.results[3].stats = test::quartiles(2, 1.9, 2.1);
     const auto result = dataset::diff(a, b);
     REQUIRE(result.cells.size() == 4);
@@ -254,7 +254,7 @@ TEST_CASE("dataset::diff axes")
 
 TEST_CASE("dataset::to_csv axes")
 {
-  const auto csv = dataset::to_csv(two_corners());
+  const auto csv = dataset::to_csv(two_precisions());
   const auto& columns = dataset::csv_columns();
   const auto at = [&](const std::string& name) { return std::find(columns.begin(), columns.end(), name) - columns.begin(); };
   SUBCASE("axis and train columns come after the 1.2 columns")
@@ -319,7 +319,7 @@ TEST_CASE("dataset::ScopedAxis")
   }
   SUBCASE("CSV columns: appended after every other column, each row naming its value")
   {
-    auto d = two_corners();
+    auto d = two_precisions();
     d.results[1].axes = all[1];
     const auto columns = dataset::csv_columns();
     CHECK(columns.back() == "fake");
@@ -330,7 +330,7 @@ TEST_CASE("dataset::ScopedAxis")
   }
   SUBCASE("JSON: a cell's corner and the methodology's grid round-trip")
   {
-    auto d = two_corners();
+    auto d = two_precisions();
     d.methodology->axes = grid;
     d.results.clear();
     for (const auto& corner : all) {

@@ -5,6 +5,7 @@
 #include "dataset/rounds.hpp"
 #include "dataset/validate.hpp"
 #include "test_dataset_fixture.hpp"
+#include "test_text.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/sha256.hpp"
@@ -18,8 +19,6 @@ using namespace layerbench;
 using test::error_of;
 
 namespace {
-
-std::string read(const std::filesystem::path& path) { return *util::read_file(path); }
 
 } // namespace
 
@@ -35,7 +34,7 @@ TEST_CASE("dataset::publish")
   {
     CHECK(first.version == 1);
     CHECK(first.path == "datasets/test-cpu-v1.json");
-    CHECK(first.sha256 == util::sha256_hex(read(folder.path() / first.path)));
+    CHECK(first.sha256 == util::sha256_hex(test::read_text(folder.path() / first.path)));
     CHECK(first.device == "Test CPU");
     CHECK(first.torch_version == "2.11.0");
     CHECK(first.cells == 4);
@@ -65,10 +64,10 @@ TEST_CASE("dataset::publish")
   SUBCASE("never overwrites a file, and the catalog stays as it was")
   {
     test::write_text(folder.path() / "datasets/test-cpu-v2.json", "someone else's");
-    const auto before = read(folder.path() / "catalog.json");
+    const auto before = test::read_text(folder.path() / "catalog.json");
     CHECK(error_of([&] { dataset::publish(test::measured(), options); }).find("test-cpu-v2.json") != std::string::npos);
-    CHECK(read(folder.path() / "datasets/test-cpu-v2.json") == "someone else's");
-    CHECK(read(folder.path() / "catalog.json") == before);
+    CHECK(test::read_text(folder.path() / "datasets/test-cpu-v2.json") == "someone else's");
+    CHECK(test::read_text(folder.path() / "catalog.json") == before);
   }
   SUBCASE("an invalid run is refused and nothing is written")
   {
@@ -95,7 +94,7 @@ TEST_CASE("dataset::publish")
   }
   SUBCASE("a title, a creator or a label the readers would refuse is refused before anything is written")
   {
-    const auto before = read(folder.path() / "catalog.json");
+    const auto before = test::read_text(folder.path() / "catalog.json");
     options.title = std::string(4097, 't');
     CHECK(error_of([&] { dataset::publish(test::measured(), options); })
           == "title: string of 4097 bytes exceeds the 4096-byte limit");
@@ -106,7 +105,7 @@ TEST_CASE("dataset::publish")
     options.label = "A100 \xc3";
     CHECK(error_of([&] { dataset::publish(test::measured(), options); }) == "label \"A100 \xc3\": not valid UTF-8");
     CHECK_FALSE(std::filesystem::exists(folder.path() / "datasets/test-cpu-v2.json"));
-    CHECK(read(folder.path() / "catalog.json") == before);
+    CHECK(test::read_text(folder.path() / "catalog.json") == before);
     // The folder stays readable, and a retry with good text is version 2.
     options.label = "A100";
     options.title = std::string(4096, 't');
@@ -142,7 +141,7 @@ TEST_CASE("dataset::publish")
   }
   SUBCASE("validate catches an edit of a published file")
   {
-    auto text = read(folder.path() / first.path);
+    auto text = test::read_text(folder.path() / first.path);
     text.replace(text.find("Hand-made"), 9, "Hand-edit");
     test::write_text(folder.path() / first.path, text);
     const auto lines = dataset::validate_file(folder.path() / first.path);

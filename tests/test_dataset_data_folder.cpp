@@ -4,6 +4,7 @@
 #include "dataset/io.hpp"
 #include "dataset/validate.hpp"
 #include "test_dataset_fixture.hpp"
+#include "test_text.hpp"
 #include "util/error.hpp"
 #include "util/file.hpp"
 #include "util/sha256.hpp"
@@ -16,8 +17,6 @@ using namespace layerbench;
 using test::error_of;
 
 namespace {
-
-std::string read(const std::filesystem::path& path) { return *util::read_file(path); }
 
 // The measured fixture as a transcribed page would give it: medians only, a source, nothing of ours.
 dataset::Dataset reference_run()
@@ -88,7 +87,7 @@ TEST_CASE("dataset::DataFolder::load")
     CHECK(folder.has_catalog());
     REQUIRE(folder.datasets().size() == 2);
     CHECK(folder.datasets()[0].data.id == "test-cpu");
-    CHECK(folder.datasets()[0].bytes == read(dir / "datasets/test-cpu-v1.json"));
+    CHECK(folder.datasets()[0].bytes == test::read_text(dir / "datasets/test-cpu-v1.json"));
     CHECK(folder.datasets()[0].entry.label == "Test box");
     CHECK(folder.datasets()[1].entry.label == "A100 reference");
     REQUIRE(folder.featured() != nullptr);
@@ -101,7 +100,7 @@ TEST_CASE("dataset::DataFolder::load")
   }
   SUBCASE("tampered bytes: one sha256 error naming the file")
   {
-    auto text = read(dir / "datasets/test-cpu-v1.json");
+    auto text = test::read_text(dir / "datasets/test-cpu-v1.json");
     const auto at = text.find("\"median_ms\": 1.0");
     REQUIRE(at != std::string::npos);
     text.replace(at, 16, "\"median_ms\": 1.01"); // a valid edit the catalog entry cannot see
@@ -239,7 +238,7 @@ TEST_CASE("dataset::unlisted_files")
   };
   SUBCASE("a dataset file without its catalog entry: validate of the folder names it and how to recover")
   {
-    test::write_text(dir / "datasets/test-cpu-v2.json", read(dir / "datasets/test-cpu-v1.json"));
+    test::write_text(dir / "datasets/test-cpu-v2.json", test::read_text(dir / "datasets/test-cpu-v1.json"));
     const auto lines = dataset::validate_file(catalog);
     REQUIRE(lines.size() == 1);
     CHECK(lines[0] == unlisted("test-cpu-v2.json"));
@@ -249,23 +248,23 @@ TEST_CASE("dataset::unlisted_files")
   SUBCASE("publish refuses such a folder with the same message, and writes nothing")
   {
     test::write_text(dir / "datasets/other-cpu-v1.json", "left over");
-    const auto before = read(catalog);
+    const auto before = test::read_text(catalog);
     CHECK(error_of([&] { dataset::publish(test::measured(), options); })
           == unlisted("other-cpu-v1.json"));
-    CHECK(read(catalog) == before);
+    CHECK(test::read_text(catalog) == before);
     CHECK_FALSE(std::filesystem::exists(dir / "datasets/test-cpu-v2.json"));
   }
   SUBCASE("the same publish again completes one that stopped before writing the catalog")
   {
-    const auto before = read(catalog);
+    const auto before = test::read_text(catalog);
     const auto written = dataset::publish(test::measured(), options);
-    const auto bytes = read(dir / written.path);
+    const auto bytes = test::read_text(dir / written.path);
     test::write_text(catalog, before); // as if it had stopped between the file and the catalog
     REQUIRE(dataset::validate_file(catalog).size() == 1);
     const auto again = dataset::publish(test::measured(), options);
     CHECK(again.version == written.version);
     CHECK(again.sha256 == written.sha256);
-    CHECK(read(dir / again.path) == bytes);
+    CHECK(test::read_text(dir / again.path) == bytes);
     CHECK(dataset::validate_file(catalog).empty());
   }
   SUBCASE("a left-over file with other bytes where publish would write is refused, and kept")
@@ -273,6 +272,6 @@ TEST_CASE("dataset::unlisted_files")
     test::write_text(dir / "datasets/test-cpu-v2.json", "someone else's");
     CHECK(error_of([&] { dataset::publish(test::measured(), options); })
           == unlisted("test-cpu-v2.json") + "; this publish would write other bytes");
-    CHECK(read(dir / "datasets/test-cpu-v2.json") == "someone else's");
+    CHECK(test::read_text(dir / "datasets/test-cpu-v2.json") == "someone else's");
   }
 }

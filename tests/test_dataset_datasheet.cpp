@@ -20,7 +20,7 @@ nlohmann::json valid()
                  "source": {"title": "X datasheet", "publisher": "Vendor", "url": "https://example.com/x.pdf"}}]})");
 }
 
-std::string error_of(const nlohmann::json& json)
+std::string datasheet_error(const nlohmann::json& json)
 {
   try {
     dataset::parse_datasheet_peaks(json.dump(), "peaks.json");
@@ -49,27 +49,27 @@ TEST_CASE("dataset::parse_datasheet_peaks")
   }
   SUBCASE("strict: unknown fields, bad rates, duplicates and versions are errors naming the pointer")
   {
-    CHECK(error_of(valid()).empty());
+    CHECK(datasheet_error(valid()).empty());
     auto unknown = valid();
     unknown["devices"][0]["tflops"] = 1;
-    CHECK(error_of(unknown) == "peaks.json: /devices/0/tflops: unknown field");
+    CHECK(datasheet_error(unknown) == "peaks.json: /devices/0/tflops: unknown field");
     auto zero = valid();
     zero["devices"][0]["compute"][0]["flop_per_s"] = 0;
-    CHECK(error_of(zero) == "peaks.json: /devices/0/compute/0/flop_per_s: expected a rate in (0, 1e18]");
+    CHECK(datasheet_error(zero) == "peaks.json: /devices/0/compute/0/flop_per_s: expected a rate in (0, 1e18]");
     auto twice = valid();
     twice["devices"][0]["compute"].push_back(twice["devices"][0]["compute"][0]);
-    CHECK(error_of(twice) == "peaks.json: /devices/0/compute/1/precision: precision \"fp32\" is given twice");
+    CHECK(datasheet_error(twice) == "peaks.json: /devices/0/compute/1/precision: precision \"fp32\" is given twice");
     auto precision = valid();
     precision["devices"][0]["compute"][0]["precision"] = "fp64";
-    CHECK(error_of(precision).find("/devices/0/compute/0/precision: \"fp64\" is not one of") != std::string::npos);
+    CHECK(datasheet_error(precision).find("/devices/0/compute/0/precision: \"fp64\" is not one of") != std::string::npos);
     auto newer = valid();
     newer["schema_version"] = "1.1.0";
-    CHECK(error_of(newer).find("is too new") != std::string::npos);
+    CHECK(datasheet_error(newer).find("is too new") != std::string::npos);
     auto http = valid();
     http["devices"][0]["source"]["url"] = "http://example.com";
-    CHECK(error_of(http) == "peaks.json: /devices/0/source/url: expected an https:// address");
+    CHECK(datasheet_error(http) == "peaks.json: /devices/0/source/url: expected an https:// address");
     auto empty_match = valid();
     empty_match["devices"][0]["matches"] = {""};
-    CHECK(error_of(empty_match).find("would match every device") != std::string::npos);
+    CHECK(datasheet_error(empty_match).find("would match every device") != std::string::npos);
   }
 }

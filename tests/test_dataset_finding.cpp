@@ -22,7 +22,7 @@ nlohmann::json finding_json()
   return nlohmann::json::parse(*util::read_file(k_finding));
 }
 
-std::string mutated_error(const std::function<void(nlohmann::json&)>& change)
+std::string mutated_finding_error(const std::function<void(nlohmann::json&)>& change)
 {
   auto json = finding_json();
   change(json);
@@ -60,30 +60,30 @@ TEST_CASE("dataset::parse_finding")
   }
   SUBCASE("another format is refused by name")
   {
-    CHECK(mutated_error([](auto& j) { j["format"] = "layerbench-parity"; })
+    CHECK(mutated_finding_error([](auto& j) { j["format"] = "layerbench-parity"; })
           == "finding.json: /format: expected \"layerbench-finding\"");
   }
   SUBCASE("a newer minor format version is too new, an older major too old")
   {
-    CHECK(mutated_error([](auto& j) { j["format_version"] = "1.1.0"; }).find("format version 1.1.0 is too new") != std::string::npos);
-    CHECK(mutated_error([](auto& j) { j["format_version"] = "0.9.0"; }).find("format version 0.9.0 is too old") != std::string::npos);
-    CHECK(mutated_error([](auto& j) { j["format_version"] = "one"; }).find("is not a MAJOR.MINOR.PATCH version") != std::string::npos);
+    CHECK(mutated_finding_error([](auto& j) { j["format_version"] = "1.1.0"; }).find("format version 1.1.0 is too new") != std::string::npos);
+    CHECK(mutated_finding_error([](auto& j) { j["format_version"] = "0.9.0"; }).find("format version 0.9.0 is too old") != std::string::npos);
+    CHECK(mutated_finding_error([](auto& j) { j["format_version"] = "one"; }).find("is not a MAJOR.MINOR.PATCH version") != std::string::npos);
   }
   SUBCASE("a release's path must be one the finding describes")
   {
-    CHECK(mutated_error([](auto& j) { j["releases"][2]["path"] = "vsl"; })
+    CHECK(mutated_finding_error([](auto& j) { j["releases"][2]["path"] = "vsl"; })
           == "finding.json: /releases/2/path: \"vsl\" is not one of the finding's /paths");
   }
   SUBCASE("errors name the field and the rule")
   {
-    CHECK(mutated_error([](auto& j) { j["releases"][0]["operator_share_of_cell"]["share"] = 1.5; })
+    CHECK(mutated_finding_error([](auto& j) { j["releases"][0]["operator_share_of_cell"]["share"] = 1.5; })
           == "finding.json: /releases/0/operator_share_of_cell/share: expected a fraction from 0 to 1");
-    CHECK(mutated_error([](auto& j) { j["releases"][0]["cell_median_ms"]["b32"] = 0.1; })
+    CHECK(mutated_finding_error([](auto& j) { j["releases"][0]["cell_median_ms"]["b32"] = 0.1; })
           == "finding.json: /releases/0/cell_median_ms/b32: \"b32\" is not a batch size");
-    CHECK(mutated_error([](auto& j) { j["releases"][0]["extra"] = 1; }) == "finding.json: /releases/0/extra: unknown field");
-    CHECK(mutated_error([](auto& j) { j["releases"][1]["operator_alone"] = nullptr; })
+    CHECK(mutated_finding_error([](auto& j) { j["releases"][0]["extra"] = 1; }) == "finding.json: /releases/0/extra: unknown field");
+    CHECK(mutated_finding_error([](auto& j) { j["releases"][1]["operator_alone"] = nullptr; })
           == "finding.json: /releases/1/operator_alone: null without an operator_alone_note saying why it was not timed");
-    CHECK(mutated_error([](auto& j) { j["releases"][1]["dataset"] = "cpu-epyc-v1"; }).find("/releases/1/dataset") != std::string::npos);
+    CHECK(mutated_finding_error([](auto& j) { j["releases"][1]["dataset"] = "cpu-epyc-v1"; }).find("/releases/1/dataset") != std::string::npos);
   }
 }
 

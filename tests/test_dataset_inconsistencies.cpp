@@ -37,7 +37,7 @@ nlohmann::ordered_json good_file()
   })json");
 }
 
-std::string parse_error(const nlohmann::ordered_json& json)
+std::string inconsistencies_error(const nlohmann::ordered_json& json)
 {
   return error_of([&] { dataset::parse_inconsistencies(json.dump(), "i.json"); });
 }
@@ -70,57 +70,57 @@ TEST_CASE("dataset::parse_inconsistencies")
   SUBCASE("an unknown field is refused with its pointer")
   {
     json["inconsistencies"][0]["colour"] = "red";
-    CHECK(parse_error(json) == "i.json: /inconsistencies/0/colour: unknown field");
+    CHECK(inconsistencies_error(json) == "i.json: /inconsistencies/0/colour: unknown field");
   }
   SUBCASE("a field of another kind is refused")
   {
     json["inconsistencies"][0]["formula"] = "2 * C";
-    CHECK(parse_error(json) == "i.json: /inconsistencies/0/formula: unknown field");
+    CHECK(inconsistencies_error(json) == "i.json: /inconsistencies/0/formula: unknown field");
   }
   SUBCASE("a missing field is refused with its pointer")
   {
     json["inconsistencies"][0].erase("pytorch");
-    CHECK(parse_error(json) == "i.json: /inconsistencies/0/pytorch: missing required field");
+    CHECK(inconsistencies_error(json) == "i.json: /inconsistencies/0/pytorch: missing required field");
     json = good_file();
     json["reference"].erase("sha256");
-    CHECK(parse_error(json) == "i.json: /reference/sha256: missing required field");
+    CHECK(inconsistencies_error(json) == "i.json: /reference/sha256: missing required field");
   }
   SUBCASE("a kind it does not know is refused")
   {
     json["inconsistencies"][1]["kind"] = "memory_differs";
-    CHECK(parse_error(json).rfind("i.json: /inconsistencies/1/kind: \"memory_differs\" is not one of", 0) == 0);
+    CHECK(inconsistencies_error(json).rfind("i.json: /inconsistencies/1/kind: \"memory_differs\" is not one of", 0) == 0);
   }
   SUBCASE("a mistyped value is refused")
   {
     json["inconsistencies"][0]["page"] = 7.5; // parameter counts are whole numbers
-    CHECK(parse_error(json) == "i.json: /inconsistencies/0/page: expected an integer, found number");
+    CHECK(inconsistencies_error(json) == "i.json: /inconsistencies/0/page: expected an integer, found number");
     json = good_file();
     json["inconsistencies"][1]["bindings"]["C"] = "64";
-    CHECK(parse_error(json) == "i.json: /inconsistencies/1/bindings/C: expected a number, found string");
+    CHECK(inconsistencies_error(json) == "i.json: /inconsistencies/1/bindings/C: expected a number, found string");
     json = good_file();
     json["inconsistencies"][2]["table"]["8"] = 3;
-    CHECK(parse_error(json) == "i.json: /inconsistencies/2/table/8: expected a string, found number");
+    CHECK(inconsistencies_error(json) == "i.json: /inconsistencies/2/table/8: expected a string, found number");
   }
   SUBCASE("a format version too new or too old is named so")
   {
     json["format_version"] = "1.2.0";
-    CHECK(parse_error(json) == "i.json: /format_version: format version 1.2.0 is too new; this layerbench reads 1.0.0 to "
+    CHECK(inconsistencies_error(json) == "i.json: /format_version: format version 1.2.0 is too new; this layerbench reads 1.0.0 to "
                                "1.1.0 (upgrade layerbench)");
     json["format_version"] = "2.0.0";
-    CHECK(parse_error(json).find("too new") != std::string::npos);
+    CHECK(inconsistencies_error(json).find("too new") != std::string::npos);
     json["format_version"] = "0.9.0";
-    CHECK(parse_error(json) == "i.json: /format_version: format version 0.9.0 is too old; this layerbench reads 1.0.0 to 1.1.0");
+    CHECK(inconsistencies_error(json) == "i.json: /format_version: format version 0.9.0 is too old; this layerbench reads 1.0.0 to 1.1.0");
   }
   SUBCASE("another format, or none, is refused")
   {
     json["format"] = "layerbench-parity";
-    CHECK(parse_error(json) == "i.json: /format: expected \"layerbench-inconsistencies\"");
+    CHECK(inconsistencies_error(json) == "i.json: /format: expected \"layerbench-inconsistencies\"");
     json.erase("format");
-    CHECK(parse_error(json) == "i.json: /format: missing required field");
+    CHECK(inconsistencies_error(json) == "i.json: /format: missing required field");
   }
   SUBCASE("the reference is named as ID@VERSION")
   {
     json["reference"]["dataset"] = "test-reference";
-    CHECK(parse_error(json).rfind("i.json: /reference/dataset: \"test-reference\" is not ID@VERSION", 0) == 0);
+    CHECK(inconsistencies_error(json).rfind("i.json: /reference/dataset: \"test-reference\" is not ID@VERSION", 0) == 0);
   }
 }

@@ -10,7 +10,7 @@ using namespace layerbench;
 
 namespace {
 
-nlohmann::json fixture_json() { return nlohmann::json::parse(dataset::serialize(test::measured())); }
+nlohmann::json measured_json() { return nlohmann::json::parse(dataset::serialize(test::measured())); }
 
 // The message of the Error that parsing `text` throws; fails the test when nothing is thrown.
 std::string parse_error(const std::string& text)
@@ -24,9 +24,9 @@ std::string parse_error(const std::string& text)
   return {};
 }
 
-std::string mutated_error(const std::function<void(nlohmann::json&)>& change)
+std::string mutated_dataset_error(const std::function<void(nlohmann::json&)>& change)
 {
-  auto json = fixture_json();
+  auto json = measured_json();
   change(json);
   return parse_error(json.dump());
 }
@@ -208,7 +208,7 @@ TEST_CASE("dataset::serialize")
   }
   SUBCASE("the current schema version is written")
   {
-    CHECK(fixture_json()["schema_version"] == dataset::to_string(dataset::k_schema_version));
+    CHECK(measured_json()["schema_version"] == dataset::to_string(dataset::k_schema_version));
   }
 }
 
@@ -245,12 +245,12 @@ TEST_CASE("dataset::parse")
   }
   SUBCASE("an integer beyond int64")
   {
-    const auto message = mutated_error([](auto& j) { j["results"][0]["peak_memory_bytes"] = uint64_t(1) << 63; });
+    const auto message = mutated_dataset_error([](auto& j) { j["results"][0]["peak_memory_bytes"] = uint64_t(1) << 63; });
     CHECK(message == "bad.json: /results/0/peak_memory_bytes: integer out of range");
   }
   SUBCASE("an int32 field given a huge integer")
   {
-    const auto message = mutated_error([](auto& j) { j["results"][0]["batch_size"] = int64_t(1) << 40; });
+    const auto message = mutated_dataset_error([](auto& j) { j["results"][0]["batch_size"] = int64_t(1) << 40; });
     CHECK(message == "bad.json: /results/0/batch_size: integer out of range");
   }
   SUBCASE("the CPU's identity and the NVIDIA driver's version (1.10.0) round-trip; files without them read")
@@ -270,33 +270,33 @@ TEST_CASE("dataset::parse")
     const auto old = dataset::parse(dataset::serialize(test::measured()), "x.json");
     CHECK(!old.environment->cpu);
     CHECK(!old.environment->device.kernel_driver);
-    CHECK(mutated_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}, {"isa", {"avx2", 3}}}; })
+    CHECK(mutated_dataset_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}, {"isa", {"avx2", 3}}}; })
           == "bad.json: /environment/cpu/isa/1: expected a string");
-    CHECK(mutated_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}, {"isa", {"avx2", ""}}}; })
+    CHECK(mutated_dataset_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}, {"isa", {"avx2", ""}}}; })
           == "bad.json: /environment/cpu/isa/1: expected a flag name, found an empty string");
-    CHECK(mutated_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}}; })
+    CHECK(mutated_dataset_error([](auto& j) { j["environment"]["cpu"] = {{"vendor", "AuthenticAMD"}}; })
           == "bad.json: /environment/cpu/isa: missing required field");
   }
   SUBCASE("wrong types")
   {
-    CHECK(mutated_error([](auto& j) { j["version"] = "1"; }) == "bad.json: /version: expected an integer, found string");
-    CHECK(mutated_error([](auto& j) { j["results"][0]["stats"]["median_ms"] = "1.0"; })
+    CHECK(mutated_dataset_error([](auto& j) { j["version"] = "1"; }) == "bad.json: /version: expected an integer, found string");
+    CHECK(mutated_dataset_error([](auto& j) { j["results"][0]["stats"]["median_ms"] = "1.0"; })
           == "bad.json: /results/0/stats/median_ms: expected a number, found string");
-    CHECK(mutated_error([](auto& j) { j["layers"] = nlohmann::json::object(); })
+    CHECK(mutated_dataset_error([](auto& j) { j["layers"] = nlohmann::json::object(); })
           == "bad.json: /layers: expected an array, found object");
-    CHECK(mutated_error([](auto& j) { j["results"][1] = 5; }) == "bad.json: /results/1: expected an object, found number");
-    CHECK(mutated_error([](auto& j) { j["environment"]["cudnn_benchmark"] = 0; })
+    CHECK(mutated_dataset_error([](auto& j) { j["results"][1] = 5; }) == "bad.json: /results/1: expected an object, found number");
+    CHECK(mutated_dataset_error([](auto& j) { j["environment"]["cudnn_benchmark"] = 0; })
           == "bad.json: /environment/cudnn_benchmark: expected true or false, found number");
   }
   SUBCASE("unknown fields, at the top and nested")
   {
-    CHECK(mutated_error([](auto& j) { j["colour"] = 1; }) == "bad.json: /colour: unknown field");
-    CHECK(mutated_error([](auto& j) { j["results"][0]["stats"]["median_us"] = 1; })
+    CHECK(mutated_dataset_error([](auto& j) { j["colour"] = 1; }) == "bad.json: /colour: unknown field");
+    CHECK(mutated_dataset_error([](auto& j) { j["results"][0]["stats"]["median_us"] = 1; })
           == "bad.json: /results/0/stats/median_us: unknown field");
   }
   SUBCASE("an unknown field's name is escaped in the pointer (RFC 6901)")
   {
-    CHECK(mutated_error([](auto& j) { j["a/b~c"] = 1; }) == "bad.json: /a~1b~0c: unknown field");
+    CHECK(mutated_dataset_error([](auto& j) { j["a/b~c"] = 1; }) == "bad.json: /a~1b~0c: unknown field");
   }
   SUBCASE("deep nesting is an error, not a stack overflow")
   {
@@ -308,26 +308,26 @@ TEST_CASE("dataset::parse")
   }
   SUBCASE("a missing required field")
   {
-    CHECK(mutated_error([](auto& j) { j.erase("title"); }) == "bad.json: /title: missing required field");
+    CHECK(mutated_dataset_error([](auto& j) { j.erase("title"); }) == "bad.json: /title: missing required field");
   }
   SUBCASE("an enum value out of the list")
   {
-    CHECK(mutated_error([](auto& j) { j["kind"] = "simulated"; })
+    CHECK(mutated_dataset_error([](auto& j) { j["kind"] = "simulated"; })
           == "bad.json: /kind: \"simulated\" is not one of \"measured\", \"published-reference\"");
   }
   SUBCASE("an unsupported unit")
   {
-    CHECK(mutated_error([](auto& j) { j["units"]["time"] = "s"; })
+    CHECK(mutated_dataset_error([](auto& j) { j["units"]["time"] = "s"; })
           == "bad.json: /units/time: unit \"s\" is not supported; expected \"ms\"");
   }
   SUBCASE("schema versions: too old, too new, an older minor, malformed")
   {
-    CHECK(mutated_error([](auto& j) { j["schema_version"] = "0.9.0"; }).find("is too old") != std::string::npos);
-    CHECK(mutated_error([](auto& j) { j["schema_version"] = "2.0.0"; }).find("is too new") != std::string::npos);
-    CHECK(mutated_error([](auto& j) { j["schema_version"] = "1.12.0"; }).find("is too new") != std::string::npos);
-    CHECK(mutated_error([](auto& j) { j["schema_version"] = "1.x"; })
+    CHECK(mutated_dataset_error([](auto& j) { j["schema_version"] = "0.9.0"; }).find("is too old") != std::string::npos);
+    CHECK(mutated_dataset_error([](auto& j) { j["schema_version"] = "2.0.0"; }).find("is too new") != std::string::npos);
+    CHECK(mutated_dataset_error([](auto& j) { j["schema_version"] = "1.12.0"; }).find("is too new") != std::string::npos);
+    CHECK(mutated_dataset_error([](auto& j) { j["schema_version"] = "1.x"; })
           == "bad.json: /schema_version: \"1.x\" is not a MAJOR.MINOR.PATCH version");
-    auto older = fixture_json();
+    auto older = measured_json();
     older["schema_version"] = "1.0.0";
     older["methodology"].erase("shard");
     CHECK(dataset::parse(older.dump(), "old.json").schema_version.minor == 0);
@@ -362,9 +362,9 @@ TEST_CASE("dataset::parse")
   }
   SUBCASE("a string over 4096 bytes is refused with its pointer")
   {
-    CHECK(mutated_error([](auto& j) { j["title"] = std::string(200000, 't'); })
+    CHECK(mutated_dataset_error([](auto& j) { j["title"] = std::string(200000, 't'); })
           == "bad.json: /title: string of 200000 bytes exceeds the 4096-byte limit");
-    CHECK(mutated_error([](auto& j) { j["provenance"]["command_line"] = std::string(4097, 'c'); })
+    CHECK(mutated_dataset_error([](auto& j) { j["provenance"]["command_line"] = std::string(4097, 'c'); })
           == "bad.json: /provenance/command_line: string of 4097 bytes exceeds the 4096-byte limit");
   }
 }
@@ -383,7 +383,7 @@ TEST_CASE("dataset::from_json")
 {
   SUBCASE("the 4096-byte string limit applies to a Json built in memory too")
   {
-    auto json = fixture_json();
+    auto json = measured_json();
     json["title"] = std::string(5000, 't');
     CHECK_THROWS_WITH_AS(dataset::from_json(json, "mem"), "mem: /title: string of 5000 bytes exceeds the 4096-byte limit",
                          Error);

@@ -52,7 +52,7 @@ dataset::ShardFile planned(int index, int count, const std::vector<dataset::Cell
 
 // The fixture measured at two corners, inference_mode and no_grad (issue 13), in matrix order: the
 // corners vary fastest.
-dataset::Dataset two_corners()
+dataset::Dataset two_modes()
 {
   auto d = test::measured();
   d.methodology->axes.set(dataset::k_mode, {dataset::GradMode::inference_mode, dataset::GradMode::no_grad});
@@ -183,7 +183,7 @@ TEST_CASE("dataset::merge")
     no_grad.set(dataset::k_mode, dataset::GradMode::no_grad);
     const std::vector<dataset::CellKey> one{{"Linear", 8, no_grad}, {"Dropout", 1, {}}};
     std::vector<dataset::CellKey> two;
-    for (const auto& key : dataset::declared_matrix(two_corners())) {
+    for (const auto& key : dataset::declared_matrix(two_modes())) {
       if (!(key.layer == "Linear" && key.batch_size == 8 && key.axes == no_grad)
           && !(key.layer == "Dropout" && key.batch_size == 1 && key.axes.is_reference())) {
         two.push_back(key);
@@ -192,7 +192,7 @@ TEST_CASE("dataset::merge")
     REQUIRE(two.size() == 6);
     std::vector<dataset::ShardFile> shards;
     for (const auto& [index, cells] : {std::make_pair(1, one), std::make_pair(2, two)}) {
-      auto d = two_corners();
+      auto d = two_modes();
       d.methodology->shard = std::to_string(index) + "/2";
       d.methodology->shard_plan = "cost-balanced, longest cells first, over test costs";
       d.methodology->shard_cells = cells;

@@ -17,14 +17,14 @@ namespace {
 
 const std::filesystem::path k_fixture_data = std::filesystem::path(LAYERBENCH_SOURCE_DIR) / "tests/fixtures/site/data";
 
-nlohmann::json fixture_json()
+nlohmann::json parity_json()
 {
   return nlohmann::json::parse(*util::read_file(k_fixture_data / "validation/parity-fixture-cpu.json"));
 }
 
-std::string mutated_error(const std::function<void(nlohmann::json&)>& change)
+std::string mutated_parity_error(const std::function<void(nlohmann::json&)>& change)
 {
-  auto json = fixture_json();
+  auto json = parity_json();
   change(json);
   try {
     dataset::parse_parity(json.dump(), "parity.json");
@@ -41,7 +41,7 @@ TEST_CASE("dataset::parse_parity")
 {
   SUBCASE("reads the fixture")
   {
-    const auto parity = dataset::parse_parity(fixture_json().dump(), "parity.json");
+    const auto parity = dataset::parse_parity(parity_json().dump(), "parity.json");
     CHECK(parity.id == "parity-fixture-cpu");
     CHECK(parity.targets.cell_ratio_high == doctest::Approx(1.05));
     CHECK(parity.summary.cells_within == 1);
@@ -51,19 +51,19 @@ TEST_CASE("dataset::parse_parity")
   }
   SUBCASE("a newer minor format version is too new, an older major too old")
   {
-    CHECK(mutated_error([](auto& j) { j["format_version"] = "1.1.0"; }).find("format version 1.1.0 is too new") != std::string::npos);
-    CHECK(mutated_error([](auto& j) { j["format_version"] = "0.9.0"; }).find("format version 0.9.0 is too old") != std::string::npos);
+    CHECK(mutated_parity_error([](auto& j) { j["format_version"] = "1.1.0"; }).find("format version 1.1.0 is too new") != std::string::npos);
+    CHECK(mutated_parity_error([](auto& j) { j["format_version"] = "0.9.0"; }).find("format version 0.9.0 is too old") != std::string::npos);
   }
   SUBCASE("errors name the file and the JSON pointer")
   {
-    CHECK(mutated_error([](auto& j) { j["cells"][1]["ratio"] = "x"; }) == "parity.json: /cells/1/ratio: expected a number, found string");
-    CHECK(mutated_error([](auto& j) { j["targets"]["extra"] = 1; }) == "parity.json: /targets/extra: unknown field");
-    CHECK(mutated_error([](auto& j) { j.erase("summary"); }) == "parity.json: /summary: missing required field");
-    CHECK(mutated_error([](auto& j) { j["format"] = "other"; }).find("/format: expected \"layerbench-parity\"") != std::string::npos);
+    CHECK(mutated_parity_error([](auto& j) { j["cells"][1]["ratio"] = "x"; }) == "parity.json: /cells/1/ratio: expected a number, found string");
+    CHECK(mutated_parity_error([](auto& j) { j["targets"]["extra"] = 1; }) == "parity.json: /targets/extra: unknown field");
+    CHECK(mutated_parity_error([](auto& j) { j.erase("summary"); }) == "parity.json: /summary: missing required field");
+    CHECK(mutated_parity_error([](auto& j) { j["format"] = "other"; }).find("/format: expected \"layerbench-parity\"") != std::string::npos);
   }
   SUBCASE("a duplicate key is refused with its pointer")
   {
-    auto text = fixture_json().dump();
+    auto text = parity_json().dump();
     text.replace(text.find("\"title\""), 7, "\"title\": \"x\", \"title\"");
     CHECK_THROWS_WITH_AS(dataset::parse_parity(text, "parity.json"), "parity.json: /title: duplicate key \"title\"", Error);
   }
@@ -83,7 +83,7 @@ TEST_CASE("dataset::load_parity_folder")
   SUBCASE("an id that is not the file name is an error")
   {
     test::TempFolder folder;
-    test::write_text(folder.path() / "validation/other.json", fixture_json().dump());
+    test::write_text(folder.path() / "validation/other.json", parity_json().dump());
     CHECK_THROWS_WITH_AS(dataset::load_parity_folder(folder.path()), doctest::Contains("differs from the file name"), Error);
   }
 }
@@ -97,7 +97,7 @@ TEST_CASE("dataset::validate_file parity")
   SUBCASE("a broken one names its pointer")
   {
     test::TempFolder folder;
-    auto json = fixture_json();
+    auto json = parity_json();
     json["rounds"] = "three";
     test::write_text(folder.path() / "parity.json", json.dump());
     const auto problems = dataset::validate_file(folder.path() / "parity.json");

@@ -10,6 +10,7 @@
 #include "util/file.hpp"
 
 #include "test_dataset_fixture.hpp"
+#include "test_text.hpp"
 
 #include <doctest/doctest.h>
 
@@ -27,7 +28,7 @@ namespace test = layerbench::test;
 
 namespace {
 
-const fs::path k_source = LAYERBENCH_SOURCE_DIR;
+using test::k_source;
 
 site::SiteDataset entry_of(const std::string& id, const std::string& device, const std::string& created,
                            std::vector<int> batches = {1, 8})
@@ -126,8 +127,6 @@ TEST_CASE("site::featured_per_device")
 }
 
 namespace {
-
-std::string read(const fs::path& path) { return *layerbench::util::read_file(path); }
 
 // The text of an HTML fragment without its tags, trimmed; a noise-target mark (<sup>*</sup>) is dropped.
 std::string text_of(std::string html)
@@ -253,13 +252,13 @@ TEST_CASE("site::featured_per_device on the published data")
   options.templates_dir = k_source / "templates";
   options.out_dir = out;
   site::render(options);
-  const auto home = home_tables(read(out / "index.html"));
+  const auto home = home_tables(test::read_text(out / "index.html"));
   REQUIRE(home.size() >= 2);
 
   SUBCASE("a cell reads the same on the home page and on its layer page, for every device, and no release stands in")
   {
     for (const std::string layer : {"Conv2d", "LSTM", "Dropout"}) {
-      const Table answer = table_with_id(read(out / ("layers/" + layer + ".html")), "answer");
+      const Table answer = table_with_id(test::read_text(out / ("layers/" + layer + ".html")), "answer");
       std::set<std::string> devices;
       for (const auto& row : answer.rows) {
         CAPTURE(layer);
@@ -287,7 +286,7 @@ TEST_CASE("site::featured_per_device on the published data")
   }
   SUBCASE("the FAQ's example times are the featured table's")
   {
-    const std::string faq = text_of(read(out / "faq.html"));
+    const std::string faq = text_of(test::read_text(out / "faq.html"));
     const auto data = site::load_site_data(options);
     const std::string featured = site::dataset_label(data.datasets[data.featured]);
     REQUIRE(home.count(featured) == 1);

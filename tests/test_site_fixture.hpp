@@ -7,12 +7,25 @@
 #include "site/view_model.hpp"
 
 #include "test_dataset_fixture.hpp"
+#include "test_text.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
 
 namespace layerbench::test {
+
+// The data folder of the site's fixture (tests/fixtures/site/data).
+inline const std::filesystem::path k_site_fixture_data = k_source / "tests/fixtures/site/data";
+
+// The text a view holds at `key`; the test fails where there is none, or it is not a text.
+inline std::string string_at(const site::Data& view, const std::string& key)
+{
+  const site::Data* value = view.get(key);
+  REQUIRE(value != nullptr);
+  REQUIRE(value->is_string());
+  return value->string_value();
+}
 
 // Roofs of 100 GFLOP/s and 10 GB/s: the ridge is at 10 FLOP/byte.
 inline void set_peaks(dataset::Dataset& d)

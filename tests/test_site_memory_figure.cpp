@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "site/memory_figure.hpp"
 
+#include "test_site_fixture.hpp"
+#include "test_text.hpp"
+
 #include "dataset/catalog.hpp"
 #include "dataset/erratum.hpp"
 #include "site/render.hpp"
@@ -19,22 +22,12 @@ using namespace layerbench;
 
 namespace {
 
-const fs::path k_source = LAYERBENCH_SOURCE_DIR;
+using test::k_source;
 
 dataset::Erratum canary_erratum()
 {
   return {dataset::WithdrawnField::peak_memory_bytes, "The figures count the canary's buffers.", "2026-11-27", "0123abcd"};
 }
-
-std::string text(const site::Data& view, const std::string& key)
-{
-  const site::Data* value = view.get(key);
-  REQUIRE(value != nullptr);
-  REQUIRE(value->is_string());
-  return value->string_value();
-}
-
-std::string read(const fs::path& path) { return *util::read_file(path); }
 
 } // namespace
 
@@ -49,20 +42,20 @@ TEST_CASE("site::set_memory")
   SUBCASE("a figure in force is shown, with its suffix")
   {
     site::set_memory(row, entry, &cell, "../", " at BS=8");
-    CHECK(text(row, "memory") == util::format_bytes(196608) + " at BS=8");
+    CHECK(test::string_at(row, "memory") == util::format_bytes(196608) + " at BS=8");
     CHECK(row.get("memory_erratum")->is_false());
   }
   SUBCASE("a withdrawn figure is not shown: the words and the erratum's address instead")
   {
     entry.errata = {canary_erratum()};
     site::set_memory(row, entry, &cell, "../", " at BS=8");
-    CHECK(text(row, "memory") == "withdrawn, see erratum");
-    CHECK(text(row, "memory_erratum") == "../datasets/cpu-test-v2.html#erratum-cpu-test-v2-peak_memory_bytes");
+    CHECK(test::string_at(row, "memory") == "withdrawn, see erratum");
+    CHECK(test::string_at(row, "memory_erratum") == "../datasets/cpu-test-v2.html#erratum-cpu-test-v2-peak_memory_bytes");
   }
   SUBCASE("no cell, no figure")
   {
     site::set_memory(row, entry, nullptr, "");
-    CHECK(text(row, "memory") == "—");
+    CHECK(test::string_at(row, "memory") == "—");
   }
 }
 
@@ -82,26 +75,26 @@ TEST_CASE("site::render errata")
   SUBCASE("a withdrawn dataset's memory figures are on no page; each place links to the erratum, on the dataset's page")
   {
     site::render(options);
-    CHECK(read(work / "site/index.html").find(figure) != std::string::npos);
+    CHECK(test::read_text(work / "site/index.html").find(figure) != std::string::npos);
     dataset::record_erratum(work / "data", "fixture-cpu@1", canary_erratum());
     site::render(options);
-    const auto home = read(work / "site/index.html");
+    const auto home = test::read_text(work / "site/index.html");
     CHECK(home.find(figure) == std::string::npos);
     CHECK(home.find("<td class=\"num\"><a href=\"datasets/fixture-cpu-v1.html#erratum-fixture-cpu-v1-peak_memory_bytes\">withdrawn, see erratum</a></td>")
           != std::string::npos);
-    const auto layer = read(work / "site/layers/Dropout.html");
+    const auto layer = test::read_text(work / "site/layers/Dropout.html");
     CHECK(layer.find("<a href=\"../datasets/fixture-cpu-v1.html#erratum-fixture-cpu-v1-peak_memory_bytes\">withdrawn, see erratum</a>") != std::string::npos);
-    const auto datasets = read(work / "site/datasets/fixture-cpu-v1.html");
+    const auto datasets = test::read_text(work / "site/datasets/fixture-cpu-v1.html");
     CHECK(datasets.find("<div class=\"erratum\" id=\"erratum-fixture-cpu-v1-peak_memory_bytes\">") != std::string::npos);
     // The index marks the row, keeping the erratum's old anchor there for links made before the index.
-    CHECK(read(work / "site/datasets.html")
+    CHECK(test::read_text(work / "site/datasets.html")
             .find("<a href=\"datasets/fixture-cpu-v1.html#erratum-fixture-cpu-v1-peak_memory_bytes\" "
                   "id=\"erratum-fixture-cpu-v1-peak_memory_bytes\">peak memory withdrawn</a>")
           != std::string::npos);
     CHECK(datasets.find("The figures count the canary&apos;s buffers.") != std::string::npos);
     CHECK(datasets.find("0123abcd") != std::string::npos);
     // Still downloadable as published.
-    CHECK(read(work / "site/data/fixture-cpu-v1.json") == read(work / "data/datasets/fixture-cpu-v1.json"));
+    CHECK(test::read_text(work / "site/data/fixture-cpu-v1.json") == test::read_text(work / "data/datasets/fixture-cpu-v1.json"));
   }
   fs::remove_all(work);
 }

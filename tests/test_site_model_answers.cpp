@@ -69,14 +69,6 @@ dataset::Dataset reference(const std::string& precision, int batch, double ms)
   return d;
 }
 
-// The datasets as the site's models, beside one dataset of layers.
-site::SiteData model_site(const std::vector<dataset::Dataset>& sets)
-{
-  auto data = test::site_of({test::measured()});
-  data.models = test::site_of(sets).datasets;
-  return data;
-}
-
 const std::string k_one_run = "faster, within one run (the spread between processes was not measured)";
 
 std::string text(const Data& view, const std::string& key) { return view.get(key)->string_value(); }
@@ -153,7 +145,7 @@ TEST_CASE("site::compile_answer")
     auto d = models("gpu-models", "Test GPU", "2.11.0", true);
     add(d, 512, axes_of("train", "fp32"), 550, 549, 551);
     add(d, 512, axes_of("train", "fp32", "torch_compile"), 500, 499, 501);
-    const Data answer = site::compile_answer(model_site({d}), "");
+    const Data answer = site::compile_answer(test::model_site({d}), "");
     REQUIRE(answer.is_object());
     CHECK(text(answer, "pairs") == "1 pair");
     CHECK(text(answer, "faster") == "1");
@@ -168,7 +160,7 @@ TEST_CASE("site::compile_answer")
     auto d = models("cpu-models", "Test CPU", "2.11.0");
     add(d, 8, axes_of("train", "fp32"), 10, 9, 11);
     add(d, 8, axes_of("train", "fp32", "torch_compile"), 10.5, 10, 11.5);
-    const Data answer = site::compile_answer(model_site({d}), "");
+    const Data answer = site::compile_answer(test::model_site({d}), "");
     CHECK(text(answer, "unclear") == "1");
     CHECK(text(first_row(answer), "verdict") == "no clear difference (their interquartile ranges overlap)");
   }
@@ -179,15 +171,15 @@ TEST_CASE("site::compile_answer")
     add(eager, 8, axes_of("train", "fp32"), 10, 9, 11);
     add(compiled, 8, axes_of("train", "fp32", "torch_compile"), 5, 4, 6);
     add(compiled, 1, axes_of("train", "fp32"), 5, 4, 6);
-    CHECK(site::compile_answer(model_site({eager, compiled}), "").is_false());
+    CHECK(site::compile_answer(test::model_site({eager, compiled}), "").is_false());
   }
   SUBCASE("a model page asks of its own model only")
   {
     auto d = models("m", "Test CPU", "2.11.0");
     add(d, 8, axes_of("train", "fp32"), 10, 9, 11);
     add(d, 8, axes_of("train", "fp32", "torch_compile"), 5, 4, 6);
-    CHECK(site::compile_answer(model_site({d}), "BertBase").is_false());
-    CHECK(site::compile_answer(model_site({d}), "ResNet50").is_object());
+    CHECK(site::compile_answer(test::model_site({d}), "BertBase").is_false());
+    CHECK(site::compile_answer(test::model_site({d}), "ResNet50").is_object());
   }
 }
 
@@ -202,7 +194,7 @@ TEST_CASE("site::precision_answer")
 
   SUBCASE("the CPU's group first, then the GPU's, each with its own verdicts")
   {
-    const Data answer = site::precision_answer(model_site({gpu, cpu}), "");
+    const Data answer = site::precision_answer(test::model_site({gpu, cpu}), "");
     const auto& groups = answer.get("groups")->list_value();
     REQUIRE(groups.size() == 2);
     CHECK(text(groups[0], "device") == "Test CPU");
@@ -217,7 +209,7 @@ TEST_CASE("site::precision_answer")
   {
     auto alone = models("bf16-only", "Test CPU", "2.11.0");
     add(alone, 8, axes_of("train", "bf16"), 5, 4, 6);
-    CHECK(site::precision_answer(model_site({alone}), "").is_false());
+    CHECK(site::precision_answer(test::model_site({alone}), "").is_false());
   }
 }
 
@@ -229,7 +221,7 @@ TEST_CASE("site::releases_answer")
     add(cpu, 8, axes_of("train", "fp32"), 10, 9, 11);
     auto gpu = models("gpu-models", "Test GPU", "2.11.0", true);
     add(gpu, 8, axes_of("train", "fp32"), 1, 0.9, 1.1);
-    const Data answer = site::releases_answer(model_site({cpu, gpu}), "");
+    const Data answer = site::releases_answer(test::model_site({cpu, gpu}), "");
     CHECK(answer.get("compared")->is_false());
     const Data& none = *answer.get("no_series");
     CHECK(text(none, "devices") == "Test CPU with 2 threads: torch 2.11.0; Test GPU: torch 2.11.0");
@@ -245,7 +237,7 @@ TEST_CASE("site::releases_answer")
     add(now, 8, axes_of("train", "fp32"), 10, 9, 11);
     add(old, 8, axes_of("inference_mode", "fp32"), 20, 19, 21);
     add(now, 8, axes_of("inference_mode", "fp32"), 10, 9, 11);
-    const Data answer = site::releases_answer(model_site({older, old, now}), "");
+    const Data answer = site::releases_answer(test::model_site({older, old, now}), "");
     REQUIRE(answer.get("compared")->is_true());
     CHECK(answer.get("no_series")->is_false());
     const Data& series = answer.get("series")->list_value().front();
@@ -259,7 +251,7 @@ TEST_CASE("site::releases_answer")
     // Measured in rounds: the ratio at the figures both spreads support, with the range of their intervals.
     old.results[0].round_spread = dataset::RoundSpread{3, 18, 22, 18, 22};
     now.results[0].round_spread = dataset::RoundSpread{3, 9.5, 10.5, 9.5, 10.5};
-    const Data in_rounds = site::releases_answer(model_site({older, old, now}), "");
+    const Data in_rounds = site::releases_answer(test::model_site({older, old, now}), "");
     const Data& round_row = first_row(in_rounds.get("series")->list_value().front());
     CHECK(text(round_row, "ratio") == "2× (1.7–2.3×)");
     CHECK(text(round_row, "verdict") == "faster");
@@ -271,7 +263,7 @@ TEST_CASE("site::releases_answer")
     auto b = models("b", "Test CPU", "2.11.0");
     add(a, 8, axes_of("train", "fp32"), 10, 9, 11);
     add(b, 8, axes_of("train", "fp32"), 10.2, 9.5, 11);
-    const Data answer = site::releases_answer(model_site({b, a}), "");
+    const Data answer = site::releases_answer(test::model_site({b, a}), "");
     const Data& series = answer.get("series")->list_value().front();
     CHECK(text(series, "missing_major") == "1");
     CHECK(text(series, "older") == "2.0.1");
@@ -288,7 +280,7 @@ TEST_CASE("site::reference_beside")
 
   SUBCASE("the same kind of precision: the reference's batch preferred, the ratio, and what differs")
   {
-    const Data view = site::reference_beside(model_site({gpu, reference("tf32", 256, 256)}), ""); // 1,000 images/s
+    const Data view = site::reference_beside(test::model_site({gpu, reference("tf32", 256, 256)}), ""); // 1,000 images/s
     REQUIRE(view.is_object());
     REQUIRE(view.get("rows")->list_value().size() == 1);
     const Data& row = first_row(view);
@@ -303,7 +295,7 @@ TEST_CASE("site::reference_beside")
   SUBCASE("at another batch size, the row says so")
   {
     gpu.results.erase(gpu.results.begin() + 1);
-    const Data view = site::reference_beside(model_site({gpu, reference("tf32", 256, 256)}), "");
+    const Data view = site::reference_beside(test::model_site({gpu, reference("tf32", 256, 256)}), "");
     const Data& row = first_row(view);
     CHECK(text(row, "batch") == "512");
     CHECK(text(row, "ratio") == "1.02×");
@@ -314,7 +306,7 @@ TEST_CASE("site::reference_beside")
   {
     auto tf32 = models("gpu-tf32", "Test GPU", "2.11.0", true);
     add(tf32, 64, axes_of("train", "tf32"), 64, 63, 65); // 1,000 images/s
-    const Data view = site::reference_beside(model_site({gpu, tf32, reference("tf32", 256, 256)}), "");
+    const Data view = site::reference_beside(test::model_site({gpu, tf32, reference("tf32", 256, 256)}), "");
     REQUIRE(view.get("rows")->list_value().size() == 1);
     const Data& row = first_row(view);
     CHECK(text(row, "dataset") == "gpu-tf32");
@@ -323,11 +315,11 @@ TEST_CASE("site::reference_beside")
   }
   SUBCASE("mixed precision in the reference, none of ours: nothing shown")
   {
-    CHECK(site::reference_beside(model_site({gpu, reference("fp16", 256, 100)}), "").is_false());
+    CHECK(site::reference_beside(test::model_site({gpu, reference("fp16", 256, 100)}), "").is_false());
   }
   SUBCASE("another model's page: nothing shown")
   {
-    CHECK(site::reference_beside(model_site({gpu, reference("tf32", 256, 256)}), "BertLarge").is_false());
+    CHECK(site::reference_beside(test::model_site({gpu, reference("tf32", 256, 256)}), "BertLarge").is_false());
   }
 }
 
@@ -337,7 +329,7 @@ TEST_CASE("site::scaling_section")
   {
     auto cpu = models("cpu-models", "Test CPU", "2.11.0");
     add(cpu, 8, axes_of("train", "fp32"), 10, 9, 11);
-    CHECK(site::scaling_section(model_site({cpu})).is_false());
+    CHECK(site::scaling_section(test::model_site({cpu})).is_false());
   }
   SUBCASE("a GPU dataset with two ranks and its one-process twin fills the GPU figure")
   {
@@ -347,7 +339,7 @@ TEST_CASE("site::scaling_section")
     add(ranks, 8, axes_of("train", "fp32"), 125, 124, 126);
     ranks.results.back().data_parallel = dataset::DataParallel{2, "nccl", 26214400, {1000}, 5, 4, 6};
     ranks.results.back().throughput_samples_per_s = 2 * 8 / 0.125;
-    const Data view = site::scaling_section(model_site({gpu, ranks}));
+    const Data view = site::scaling_section(test::model_site({gpu, ranks}));
     REQUIRE(view.is_object());
     CHECK(view.get("has_gpu")->is_true());
     const Data& row = view.get("measured")->list_value().front();
@@ -356,7 +348,7 @@ TEST_CASE("site::scaling_section")
   }
   SUBCASE("the reference file's CPU run is a test of the path on its cores, and no GPU is said to be measured")
   {
-    auto site_data = model_site({reference("tf32", 256, 272.921109)});
+    auto site_data = test::model_site({reference("tf32", 256, 272.921109)});
     dataset::ScalingReference file;
     dataset::MeasuredScaling row;
     row.model = "ResNet50";

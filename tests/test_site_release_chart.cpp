@@ -10,6 +10,7 @@
 
 #include "test_dataset_fixture.hpp"
 #include "test_site_sites.hpp"
+#include "test_site_fixture.hpp"
 
 #include <doctest/doctest.h>
 
@@ -33,7 +34,7 @@ dataset::Axes train(dataset::Precision precision, dataset::Compiled compiled = d
 }
 
 // A measured dataset of ResNet50 alone, on `device`, with no cells yet.
-dataset::Dataset models(const std::string& id, const std::string& torch, const std::string& device = "Test CPU", bool cuda = false)
+dataset::Dataset release_models(const std::string& id, const std::string& torch, const std::string& device = "Test CPU", bool cuda = false)
 {
   auto d = test::measured({"ResNet50"}, {1, 8});
   d.id = id;
@@ -55,34 +56,25 @@ dataset::Cell& add(dataset::Dataset& d, int batch, const dataset::Axes& axes, do
   return d.results.back();
 }
 
-site::SiteData model_site(const std::vector<dataset::Dataset>& sets)
-{
-  auto data = test::site_of({test::measured()});
-  data.models = test::site_of(sets).datasets;
-  return data;
-}
-
 // Four releases of one CPU, published out of release order; torch.compile on 2.0.1 and later. At batch
 // 8: eager 80, 100, 100, 80 images/s (100 ms, 80 ms, 80 ms, 100 ms), compiled 160 on each release that
 // has it. 2.11.0's eager cell was measured in rounds: its interval is the round medians' 95% interval.
 site::SiteData four_releases()
 {
-  auto newest = models("models-2-11-0", "2.11.0");
+  auto newest = release_models("models-2-11-0", "2.11.0");
   add(newest, 1, train(dataset::Precision::fp32), 20);
   add(newest, 8, train(dataset::Precision::fp32), 100).round_spread = dataset::RoundSpread{3, 90, 150, 80, 160};
   add(newest, 8, train(dataset::Precision::fp32, dataset::Compiled::torch_compile), 50);
-  auto oldest = models("models-1-13-1", "1.13.1");
+  auto oldest = release_models("models-1-13-1", "1.13.1");
   add(oldest, 8, train(dataset::Precision::fp32), 100);
-  auto middle = models("models-2-9-1", "2.9.1");
+  auto middle = release_models("models-2-9-1", "2.9.1");
   add(middle, 8, train(dataset::Precision::fp32), 80);
   add(middle, 8, train(dataset::Precision::fp32, dataset::Compiled::torch_compile), 50);
-  auto first_two = models("models-2-0-1", "2.0.1");
+  auto first_two = release_models("models-2-0-1", "2.0.1");
   add(first_two, 8, train(dataset::Precision::fp32), 80);
   add(first_two, 8, train(dataset::Precision::fp32, dataset::Compiled::torch_compile), 50);
-  return model_site({newest, oldest, middle, first_two});
+  return test::model_site({newest, oldest, middle, first_two});
 }
-
-std::string text(const Data& view, const std::string& key) { return view.get(key)->string_value(); }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -164,7 +156,7 @@ TEST_CASE("site::release_figures")
   }
   SUBCASE("another device's cells are its own figure, never mixed in")
   {
-    auto gpu = models("gpu-models", "2.11.0", "Test GPU", true);
+    auto gpu = release_models("gpu-models", "2.11.0", "Test GPU", true);
     add(gpu, 512, train(dataset::Precision::fp32), 100);
     auto with_gpu = four_releases();
     with_gpu.models.push_back(test::site_of({gpu}).datasets.front());
@@ -178,21 +170,21 @@ TEST_CASE("site::release_figures")
   }
   SUBCASE("a dataset of models alone that a newer version replaces is left out")
   {
-    auto old_gpu = models("gpu-models", "2.11.0", "Test GPU", true);
+    auto old_gpu = release_models("gpu-models", "2.11.0", "Test GPU", true);
     old_gpu.version = 1;
     add(old_gpu, 512, train(dataset::Precision::fp32), 200);
     auto new_gpu = old_gpu;
     new_gpu.version = 2;
     new_gpu.replaces = "gpu-models@1";
     new_gpu.results.front().stats = test::quartiles(100, 95, 105);
-    const auto found = site::release_figures(model_site({old_gpu, new_gpu}), "ResNet50");
+    const auto found = site::release_figures(test::model_site({old_gpu, new_gpu}), "ResNet50");
     REQUIRE(found.size() == 1);
     REQUIRE(found[0].bars[0][0].cell != nullptr);
     CHECK(found[0].bars[0][0].cell->stats->median_ms == 100);
   }
   SUBCASE("one figure per precision; a cell at another corner (channels-last) joins none")
   {
-    auto newest = models("models-bf16", "2.11.0");
+    auto newest = release_models("models-bf16", "2.11.0");
     add(newest, 8, train(dataset::Precision::bf16), 40);
     auto channels_last = train(dataset::Precision::fp32);
     channels_last.set(dataset::k_memory_format, dataset::MemoryFormat::channels_last);
@@ -208,7 +200,7 @@ TEST_CASE("site::release_figures")
   }
   SUBCASE("where one dataset measured both settings, both bars come from it")
   {
-    auto eager_only = models("models-eager-first", "2.9.1");
+    auto eager_only = release_models("models-eager-first", "2.9.1");
     add(eager_only, 8, train(dataset::Precision::fp32), 40);
     auto data = four_releases();
     // Published before the pair's dataset, yet the pair's eager bar is the one beside its compiled bar.
@@ -222,7 +214,7 @@ TEST_CASE("site::release_figures")
   {
     // The releases measured together later (measure.sh's series) against a single older run that
     // also compiled: the eager bars compare the series.
-    auto series = models("models-2-11-0-series", "2.11.0");
+    auto series = release_models("models-2-11-0-series", "2.11.0");
     series.created = "2099-01-01T00:00:00Z";
     add(series, 8, train(dataset::Precision::fp32), 125);
     auto data = four_releases();
@@ -241,11 +233,11 @@ TEST_CASE("site::release_chart_section")
   REQUIRE(section.is_object());
   const auto& devices = section.get("devices")->list_value();
   REQUIRE(devices.size() == 1);
-  CHECK(text(devices[0], "device") == "Test CPU with 2 threads");
+  CHECK(test::string_at(devices[0], "device") == "Test CPU with 2 threads");
   const auto& figures = devices[0].get("figures")->list_value();
   REQUIRE(figures.size() == 1);
   const Data& figure = figures[0];
-  const std::string chart = text(figure, "chart");
+  const std::string chart = test::string_at(figure, "chart");
 
   SUBCASE("the chart: a bar per release and setting, the compiled beside the eager, none on 1.13.1")
   {
@@ -275,18 +267,18 @@ TEST_CASE("site::release_chart_section")
                           "80, torch.compile 160."));
     const auto& rows = figure.get("rows")->list_value();
     REQUIRE(rows.size() == 8);
-    CHECK(text(rows[0], "release") == "1.13.1");
-    CHECK(text(rows[0], "setting") == "eager");
-    CHECK(text(rows[0], "throughput") == "80");
-    CHECK(text(rows[0], "batch") == "8");
-    CHECK(text(rows[1], "setting") == "torch.compile");
+    CHECK(test::string_at(rows[0], "release") == "1.13.1");
+    CHECK(test::string_at(rows[0], "setting") == "eager");
+    CHECK(test::string_at(rows[0], "throughput") == "80");
+    CHECK(test::string_at(rows[0], "batch") == "8");
+    CHECK(test::string_at(rows[1], "setting") == "torch.compile");
     CHECK(!rows[1].get("timed")->is_true());
-    CHECK(text(rows[1], "missing") == "not measured at batch size 8");
+    CHECK(test::string_at(rows[1], "missing") == "not measured at batch size 8");
     CHECK(rows[1].get("dataset")->is_false());
-    CHECK(text(rows[7], "throughput") == "160");
-    CHECK(text(rows[6], "interval") == "95% interval over 3 rounds: 50 to 100 images/s");
-    CHECK(text(*rows[6].get("dataset"), "href") == "../datasets/models-2-11-0-v1.html");
-    CHECK(text(figure, "caption").find("batch size 8, the largest this device trained ResNet50 at in fp32") != std::string::npos);
+    CHECK(test::string_at(rows[7], "throughput") == "160");
+    CHECK(test::string_at(rows[6], "interval") == "95% interval over 3 rounds: 50 to 100 images/s");
+    CHECK(test::string_at(*rows[6].get("dataset"), "href") == "../datasets/models-2-11-0-v1.html");
+    CHECK(test::string_at(figure, "caption").find("batch size 8, the largest this device trained ResNet50 at in fp32") != std::string::npos);
   }
   SUBCASE("a skipped compiled cell: its reason in the table, 'skipped' in its slot")
   {
@@ -295,13 +287,13 @@ TEST_CASE("site::release_chart_section")
     data.models[1].data.results.back().axes = train(dataset::Precision::fp32, dataset::Compiled::torch_compile);
     const Data with_skip = site::release_chart_section(data, "ResNet50", "../");
     const Data& one = with_skip.get("devices")->list_value()[0].get("figures")->list_value()[0];
-    CHECK(text(one.get("rows")->list_value()[1], "missing") == "skipped: torch.compile is not in this release");
-    CHECK(contains(text(one, "chart"), ">skipped</text>"));
+    CHECK(test::string_at(one.get("rows")->list_value()[1], "missing") == "skipped: torch.compile is not in this release");
+    CHECK(contains(test::string_at(one, "chart"), ">skipped</text>"));
   }
   SUBCASE("no training cell: no section")
   {
-    auto inference_only = models("inference", "2.11.0");
+    auto inference_only = release_models("inference", "2.11.0");
     add(inference_only, 8, dataset::Axes{}, 10);
-    CHECK(site::release_chart_section(model_site({inference_only}), "", "").is_false());
+    CHECK(site::release_chart_section(test::model_site({inference_only}), "", "").is_false());
   }
 }

@@ -20,12 +20,13 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+namespace test = layerbench::test;
 using layerbench::Error;
 using layerbench::site::RenderOptions;
 
 namespace {
 
-const fs::path k_source = LAYERBENCH_SOURCE_DIR;
+using test::k_source;
 
 fs::path scratch(const std::string& name)
 {
@@ -55,8 +56,6 @@ std::map<std::string, std::string> snapshot(const fs::path& root)
   return files;
 }
 
-std::string read(const fs::path& path) { return *layerbench::util::read_file(path); }
-
 } // namespace
 
 TEST_CASE("site::render")
@@ -80,20 +79,20 @@ TEST_CASE("site::render")
   SUBCASE("figures come from the dataset, and a missing figure is a dash")
   {
     layerbench::site::render(fixture_options(work / "site"));
-    const std::string home = read(work / "site/index.html");
+    const std::string home = test::read_text(work / "site/index.html");
     CHECK(home.find("<table class=\"sortable filterable results-table\" id=\"benchmark\">") != std::string::npos);
     CHECK(home.find(">73,856<") != std::string::npos); // Conv2d params of the fixture
     CHECK(home.find("title=\"p25 ") != std::string::npos);
     CHECK(home.find(">skipped<") != std::string::npos);
-    const std::string conv = read(work / "site/layers/Conv2d.html");
+    const std::string conv = test::read_text(work / "site/layers/Conv2d.html");
     CHECK(conv.find("<svg class=\"chart\"") != std::string::npos);
-    const std::string dropout = read(work / "site/layers/Dropout.html");
+    const std::string dropout = test::read_text(work / "site/layers/Dropout.html");
     CHECK(dropout.find("<td class=\"num\">—</td>") != std::string::npos); // the reference has no memory figure
   }
   SUBCASE("the catalog's featured dataset heads the home page")
   {
     layerbench::site::render(fixture_options(work / "site"));
-    const std::string home = read(work / "site/index.html");
+    const std::string home = test::read_text(work / "site/index.html");
     CHECK(home.find("<section id=\"results\" class=\"results featured\">\n<h3><a href=\"datasets/fixture-cpu-v1.html\">")
           != std::string::npos);
   }
@@ -101,7 +100,7 @@ TEST_CASE("site::render")
   {
     const fs::path data = work / "edited";
     fs::copy(k_source / "tests/fixtures/site/data", data, fs::copy_options::recursive);
-    std::string text = read(data / "datasets/fixture-cpu-v1.json");
+    std::string text = test::read_text(data / "datasets/fixture-cpu-v1.json");
     text.replace(text.find("Fixture CPU run"), 15, "Edited CPU run!");
     layerbench::util::write_file_atomic(data / "datasets/fixture-cpu-v1.json", text, layerbench::util::Overwrite::yes);
     RenderOptions options = fixture_options(work / "site");
@@ -115,11 +114,11 @@ TEST_CASE("site::render")
     options.extra_datasets.push_back(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json");
     layerbench::site::render(options);
     CHECK(fs::exists(work / "site/data/local-fixture-cpu-v1.json"));
-    const std::string datasets = read(work / "site/datasets.html");
+    const std::string datasets = test::read_text(work / "site/datasets.html");
     CHECK(datasets.find("<a href=\"datasets/local-fixture-cpu-v1.html\" title=\"Fixture CPU run · v1 (local run)\">")
           != std::string::npos);
-    CHECK(read(work / "site/datasets/local-fixture-cpu-v1.html").find("<h1>Fixture CPU run · v1 (local run)</h1>") != std::string::npos);
-    const std::string home = read(work / "site/index.html");
+    CHECK(test::read_text(work / "site/datasets/local-fixture-cpu-v1.html").find("<h1>Fixture CPU run · v1 (local run)</h1>") != std::string::npos);
+    const std::string home = test::read_text(work / "site/index.html");
     // A table of its own, called "your run", first in the device switch after the featured dataset.
     const size_t featured = home.find("<li><a href=\"#results\">");
     const size_t mine = home.find("<li><a href=\"#results-local-fixture-cpu-v1\">your run</a></li>");
@@ -132,7 +131,7 @@ TEST_CASE("site::render")
   SUBCASE("the home page shows one table, the featured dataset's; the others are a link away, no script needed")
   {
     layerbench::site::render(fixture_options(work / "site"));
-    const std::string home = read(work / "site/index.html");
+    const std::string home = test::read_text(work / "site/index.html");
     CHECK(layerbench::test::count_of(home, "<table class=\"sortable filterable results-table\"") == 2); // the fixture's two devices
     const size_t other = home.find("<section id=\"results-fixture-reference-v1\" class=\"results\">");
     const size_t featured = home.find("<section id=\"results\" class=\"results featured\">");
@@ -144,7 +143,7 @@ TEST_CASE("site::render")
   SUBCASE("--base-url puts the page's address into the citations; without it no address is made up")
   {
     layerbench::site::render(fixture_options(work / "plain"));
-    const std::string plain = read(work / "plain/datasets/fixture-cpu-v1.html");
+    const std::string plain = test::read_text(work / "plain/datasets/fixture-cpu-v1.html");
     CHECK(plain.find("  url = {") == std::string::npos);
     CHECK(plain.find("\nurl: ") == std::string::npos);
     CHECK(plain.find("Address of this version") == std::string::npos);
@@ -152,7 +151,7 @@ TEST_CASE("site::render")
     options.base_url = "https://example.org/lb";
     layerbench::site::render(options);
     // The address is the dataset's own page.
-    const std::string datasets = read(work / "site/datasets/fixture-cpu-v1.html");
+    const std::string datasets = test::read_text(work / "site/datasets/fixture-cpu-v1.html");
     CHECK(datasets.find("  url = {https://example.org/lb/datasets/fixture-cpu-v1.html},") != std::string::npos);
     CHECK(datasets.find("url: &quot;https://example.org/lb/datasets/fixture-cpu-v1.html&quot;") != std::string::npos);
     // The attribution names the creators and links the page, as CC BY asks.
@@ -162,7 +161,7 @@ TEST_CASE("site::render")
   }
   SUBCASE("no local path, path outside the repository or -dirty commit reaches a page")
   {
-    auto json = nlohmann::ordered_json::parse(read(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json"));
+    auto json = nlohmann::ordered_json::parse(test::read_text(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json"));
     json["provenance"]["git_commit"] = "0123abc-dirty";
     json["provenance"]["command_line"] = "layerbench run --out /tmp/private-folder/run.json --layers ../outside/list.txt";
     const fs::path local = work / "local-run.json";
@@ -176,13 +175,13 @@ TEST_CASE("site::render")
         continue;
       }
       ++pages;
-      const std::string page = read(entry.path());
+      const std::string page = test::read_text(entry.path());
       for (const std::string& secret : std::vector<std::string>{"-dirty", "/tmp/", "private-folder", "../outside", work.string()}) {
         CHECK_MESSAGE(page.find(secret) == std::string::npos, (entry.path().string() + " shows " + secret));
       }
     }
     CHECK(pages > 10);
-    const std::string datasets = read(work / "site/datasets/local-fixture-cpu-v1.html");
+    const std::string datasets = test::read_text(work / "site/datasets/local-fixture-cpu-v1.html");
     CHECK(datasets.find("0123abc (plus uncommitted changes)") != std::string::npos);
     CHECK(datasets.find("git checkout 0123abc\n") != std::string::npos);
     CHECK(datasets.find("build/layerbench run --out my-run.json --layers list.txt") != std::string::npos);
@@ -190,19 +189,19 @@ TEST_CASE("site::render")
   SUBCASE("the formulas page has every layer's formulas, notes and figures computed from the dataset")
   {
     layerbench::site::render(fixture_options(work / "site"));
-    const std::string formulas = read(work / "site/formulas.html");
+    const std::string formulas = test::read_text(work / "site/formulas.html");
     for (const char* layer : {"Conv2d", "Dropout"}) {
       CHECK_MESSAGE(formulas.find(std::string("<a href=\"layers/") + layer + ".html\">" + layer + "</a>") != std::string::npos, std::string(layer));
     }
     // Fixture: at batch 32 Dropout takes 0.036 ms; it is the only layer in train mode.
     CHECK(formulas.find("At batch size 32: 0.036 ms, ") != std::string::npos);
     CHECK(formulas.find("timed in train mode") != std::string::npos);
-    CHECK(read(work / "site/index.html").find("href=\"formulas.html\"") != std::string::npos);
+    CHECK(test::read_text(work / "site/index.html").find("href=\"formulas.html\"") != std::string::npos);
   }
   SUBCASE("the home page says how to reproduce the featured dataset")
   {
     layerbench::site::render(fixture_options(work / "site"));
-    const std::string home = read(work / "site/index.html");
+    const std::string home = test::read_text(work / "site/index.html");
     CHECK(home.find("<h2 id=\"reproduce\">Reproduce this</h2>") != std::string::npos);
     CHECK(home.find("git checkout fixture\nmake build\n") != std::string::npos);
     CHECK(home.find("build/layerbench diff fixture-cpu-v1.json my-run.json") != std::string::npos);
@@ -210,7 +209,7 @@ TEST_CASE("site::render")
   SUBCASE("the FAQ answers from the featured dataset")
   {
     layerbench::site::render(fixture_options(work / "site"));
-    const std::string faq = read(work / "site/faq.html");
+    const std::string faq = test::read_text(work / "site/faq.html");
     // Fixture: at batch 32 Dropout takes 0.004 * 9 = 0.036 ms and Conv2d 0.5 * 9 = 4.5 ms.
     CHECK(faq.find("<strong>Dropout</strong> is the fastest layer at 0.036 ms") != std::string::npos);
     CHECK(faq.find("<strong>Conv2d</strong> is the fastest at 4.5 ms") != std::string::npos);
@@ -218,10 +217,10 @@ TEST_CASE("site::render")
   SUBCASE("the compare page links to the reference's inconsistencies, listed once on their own page")
   {
     layerbench::site::render(fixture_options(work / "site"));
-    const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
+    const std::string compare = test::read_text(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
     CHECK(compare.find("each with both numbers, on <a href=\"../inconsistencies.html\">Known inconsistencies</a>") != std::string::npos);
     CHECK(compare.find("<dt>Values put in</dt>") == std::string::npos);
-    const std::string listed = read(work / "site/inconsistencies.html");
+    const std::string listed = test::read_text(work / "site/inconsistencies.html");
     CHECK(listed.find("<dt>PyTorch&apos;s count</dt><dd>0</dd>") != std::string::npos);
     CHECK(listed.find("<strong>Parameter count differs from PyTorch&apos;s</strong>: <a href=\"layers/Dropout.html\">Dropout</a>") != std::string::npos);
     CHECK(listed.find("<dt>Values put in</dt><dd>p = 0.5, n = 4</dd>") != std::string::npos); // the file's order
@@ -246,7 +245,7 @@ TEST_CASE("site::render")
   {
     const fs::path data = work / "negative-data";
     fs::create_directories(data / "datasets");
-    auto json = nlohmann::json::parse(read(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json"));
+    auto json = nlohmann::json::parse(test::read_text(k_source / "tests/fixtures/site/data/datasets/fixture-cpu-v1.json"));
     json["results"][0]["stats"]["median_ms"] = -5;
     layerbench::util::write_file_atomic(data / "datasets/a-v1.json", json.dump(2), layerbench::util::Overwrite::yes);
     RenderOptions options = fixture_options(work / "site");
@@ -260,7 +259,7 @@ TEST_CASE("site::render")
     const fs::path data = work / "unknown-field-data";
     fs::copy(k_source / "tests/fixtures/site/data", data, fs::copy_options::recursive);
     const auto file = data / "reference/fixture-reference-inconsistencies.json";
-    auto json = nlohmann::json::parse(read(file));
+    auto json = nlohmann::json::parse(test::read_text(file));
     json["inconsistencies"][0]["pytorch_counts"] = 0;
     layerbench::util::write_file_atomic(file, json.dump(), layerbench::util::Overwrite::yes);
     RenderOptions options = fixture_options(work / "site");
@@ -272,9 +271,9 @@ TEST_CASE("site::render")
   {
     layerbench::site::render(fixture_options(work / "site"));
     // The fixture's catalog is 1.0.0: labels derived from each device ("Fixture CPU"; the reference names none).
-    const std::string compare = read(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
+    const std::string compare = test::read_text(work / "site/compare/fixture-reference-v1--fixture-cpu-v1.html");
     CHECK(compare.find("<h1>Fixture against Fixture reference</h1>") != std::string::npos);
-    const std::string datasets = read(work / "site/datasets/fixture-cpu-v1.html");
+    const std::string datasets = test::read_text(work / "site/datasets/fixture-cpu-v1.html");
     CHECK(datasets.find("<h1>Fixture CPU run · v1</h1>") != std::string::npos);
     CHECK(datasets.find("<tr><th scope=\"row\">Short name</th><td>Fixture</td></tr>") != std::string::npos);
   }
@@ -283,7 +282,7 @@ TEST_CASE("site::render")
     const fs::path data = work / "duplicate-data";
     fs::copy(k_source / "tests/fixtures/site/data", data, fs::copy_options::recursive);
     const auto file = data / "reference/fixture-reference-inconsistencies.json";
-    auto text = read(file);
+    auto text = test::read_text(file);
     text.replace(text.find('{'), 1, "{\"reference\": 1, ");
     layerbench::util::write_file_atomic(file, text, layerbench::util::Overwrite::yes);
     RenderOptions options = fixture_options(work / "site");
@@ -326,7 +325,7 @@ TEST_CASE("site::unsafe_out_dir")
     REQUIRE(reason);
     CHECK(reason->find(layerbench::site::k_site_marker) != std::string::npos);
     CHECK_THROWS_AS(layerbench::site::render(options), Error);
-    CHECK(read(work / "site" / "notes.txt") == "mine");
+    CHECK(test::read_text(work / "site" / "notes.txt") == "mine");
   }
   SUBCASE("a rendered site carries the marker and may be rendered again")
   {
@@ -380,7 +379,7 @@ TEST_CASE("site::render static links")
     fs::create_symlink("../pages", work / "templates" / "static" / "pages-alias");
     fs::create_symlink("style.css", work / "templates" / "static" / "copy.css");
     layerbench::site::render(options);
-    CHECK(read(work / "a" / "b" / "site" / "copy.css") == read(work / "templates" / "static" / "style.css"));
+    CHECK(test::read_text(work / "a" / "b" / "site" / "copy.css") == test::read_text(work / "templates" / "static" / "style.css"));
     CHECK_FALSE(fs::exists(work / "a" / "b" / "pages"));
   }
 }

@@ -6,6 +6,8 @@
 
 #include "site/site_data.hpp"
 
+#include "test_dataset_fixture.hpp"
+
 #include <vector>
 
 namespace layerbench::test {
@@ -20,6 +22,14 @@ inline site::SiteData site_of(const std::vector<dataset::Dataset>& datasets)
     entry.data = d;
     data.datasets.push_back(entry);
   }
+  return data;
+}
+
+// The datasets as the site's models, beside one dataset of layers.
+inline site::SiteData model_site(const std::vector<dataset::Dataset>& sets)
+{
+  auto data = site_of({measured()});
+  data.models = site_of(sets).datasets;
   return data;
 }
 

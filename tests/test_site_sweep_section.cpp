@@ -55,14 +55,6 @@ dataset::Dataset sweep_dataset(const std::vector<std::pair<double, double>>& sha
 
 const std::vector<std::pair<double, double>> k_seq_sweep = {{8, 128}, {8, 256}, {8, 512}, {8, 1024}};
 
-std::string text(const site::Data& view, const std::string& key)
-{
-  const site::Data* value = view.get(key);
-  REQUIRE(value != nullptr);
-  REQUIRE(value->is_string());
-  return value->string_value();
-}
-
 const site::Data& item(const site::Data& view, const std::string& key, size_t index)
 {
   const site::Data* value = view.get(key);
@@ -213,21 +205,21 @@ TEST_CASE("site::sweep_blocks")
     const site::Data blocks = site::sweep_blocks(data, "MultiheadAttention");
     REQUIRE(blocks.list_value().size() == 1);
     const site::Data& block = blocks.list_value()[0];
-    CHECK(text(block, "parameter") == "seq");
-    CHECK(text(block, "fixed") == "d = 512, heads = 8");
-    CHECK(text(block, "dataset") == "Test CPU");
-    CHECK(text(block, "href") == "../datasets/test-cpu-v1.html");
-    CHECK(text(block, "anchor") == "sweep-test-cpu-v1-1");
+    CHECK(test::string_at(block, "parameter") == "seq");
+    CHECK(test::string_at(block, "fixed") == "d = 512, heads = 8");
+    CHECK(test::string_at(block, "dataset") == "Test CPU");
+    CHECK(test::string_at(block, "href") == "../datasets/test-cpu-v1.html");
+    CHECK(test::string_at(block, "anchor") == "sweep-test-cpu-v1-1");
     CHECK(item(block, "sentences", 0).string_value().rfind("At batch size 1, time grows as seq^2.00 over 128–1024", 0) == 0);
     CHECK(item(block, "batches", 1).string_value() == "8");
     const site::Data& first = item(block, "rows", 0);
-    CHECK(text(first, "value") == "128");
-    CHECK(text(first, "layer") == "MultiheadAttention(seq=128)");
-    CHECK(text(first, "href") == "../layers/MultiheadAttention_seq-128.html");
-    CHECK(text(first, "flops") == "192");
+    CHECK(test::string_at(first, "value") == "128");
+    CHECK(test::string_at(first, "layer") == "MultiheadAttention(seq=128)");
+    CHECK(test::string_at(first, "href") == "../layers/MultiheadAttention_seq-128.html");
+    CHECK(test::string_at(first, "flops") == "192");
     const site::Data& last_time = item(item(block, "rows", 3), "times", 1); // seq 1024, batch 8
-    CHECK(text(last_time, "text") == "0.51"); // two figures: what a 2% spread supports
-    CHECK(text(last_time, "iqr") == "0.51–0.52"); // at the median's two figures
+    CHECK(test::string_at(last_time, "text") == "0.51"); // two figures: what a 2% spread supports
+    CHECK(test::string_at(last_time, "iqr") == "0.51–0.52"); // at the median's two figures
   }
   SUBCASE("no section on the page of a point or of another layer")
   {

@@ -6,6 +6,7 @@
 #include "site/view_pages.hpp"
 
 #include "test_dataset_fixture.hpp"
+#include "test_site_fixture.hpp"
 
 #include <doctest/doctest.h>
 
@@ -23,14 +24,6 @@ namespace site = layerbench::site;
 namespace test = layerbench::test;
 
 namespace {
-
-std::string text(const Data& view, const std::string& key)
-{
-  const Data* value = view.get(key);
-  REQUIRE(value != nullptr);
-  REQUIRE(value->is_string());
-  return value->string_value();
-}
 
 // A dataset that records verdicts: 5% target, at least 5 samples.
 dataset::Dataset judged(std::vector<std::string> layers = {"Linear", "Dropout"}, std::vector<int> batches = {1, 8})
@@ -114,8 +107,8 @@ TEST_CASE("site::noise_miss_note")
   SUBCASE("counts the missed cells of the whole dataset or of one layer")
   {
     test::cell_of(d, "Linear", 8).stats->noise_target_met = false;
-    CHECK(text(site::noise_miss_note(d, ""), "text").rfind("1 of 4 cells missed the 5% noise target", 0) == 0);
-    CHECK(text(site::noise_miss_note(d, "Linear"), "text").rfind("1 of 2 cells", 0) == 0);
+    CHECK(test::string_at(site::noise_miss_note(d, ""), "text").rfind("1 of 4 cells missed the 5% noise target", 0) == 0);
+    CHECK(test::string_at(site::noise_miss_note(d, "Linear"), "text").rfind("1 of 2 cells", 0) == 0);
     CHECK(site::noise_miss_note(d, "Dropout").is_false());
   }
   SUBCASE("the time cell carries the mark and the reason")
@@ -123,7 +116,7 @@ TEST_CASE("site::noise_miss_note")
     test::cell_of(d, "Linear", 8).stats->noise_target_met = false;
     const Data cell = site::time_cell(d, &test::cell_of(d, "Linear", 8));
     REQUIRE(cell.get("missed")->is_object());
-    CHECK(text(*cell.get("missed"), "reason").find("missed the 5% noise target") != std::string::npos);
+    CHECK(test::string_at(*cell.get("missed"), "reason").find("missed the 5% noise target") != std::string::npos);
     CHECK(site::time_cell(d, &test::cell_of(d, "Linear", 1)).get("missed")->is_false());
   }
 }
@@ -136,8 +129,8 @@ TEST_CASE("site::featured_facts")
     test::cell_of(d, "Linear", 8).stats->median_ms = 4.0;
     const Data facts = site::featured_facts(d);
     REQUIRE(facts.get("extremes")->is_object());
-    CHECK(text(*facts.get("extremes"), "batch") == "8");
-    CHECK(text(*facts.get("extremes"), "slowest") == "Linear");
+    CHECK(test::string_at(*facts.get("extremes"), "batch") == "8");
+    CHECK(test::string_at(*facts.get("extremes"), "slowest") == "Linear");
   }
   SUBCASE("a single layer has no fastest and slowest")
   {
@@ -156,8 +149,8 @@ TEST_CASE("site::featured_facts(params_mislead)")
     const Data facts = site::featured_facts(d);
     const Data* mislead = facts.get("params_mislead");
     REQUIRE(mislead->is_object());
-    CHECK(text(*mislead, "many") == "Embedding");
-    CHECK(text(*mislead, "slow") == "TransformerEncoder");
+    CHECK(test::string_at(*mislead, "many") == "Embedding");
+    CHECK(test::string_at(*mislead, "slow") == "TransformerEncoder");
   }
   SUBCASE("left out when the layer with the most parameters is also the slowest")
   {
@@ -183,8 +176,8 @@ TEST_CASE("site::settings_page")
     REQUIRE(reasons->is_object());
     const auto& items = reasons->get("reasons")->list_value();
     REQUIRE(items.size() == 1);
-    CHECK(text(items.front(), "label") == "Linear takes no 4-D input");
-    CHECK(text(items.front(), "value") == "2 cells");
+    CHECK(test::string_at(items.front(), "label") == "Linear takes no 4-D input");
+    CHECK(test::string_at(items.front(), "value") == "2 cells");
   }
 }
 
@@ -236,11 +229,11 @@ TEST_CASE("site::speed_class_text")
   {
     const auto pages = site::build_pages(site_of(judged({"Linear", "Dropout"}, {1, 32})));
     const Data& section = page(pages, "index.html").view.get("results")->list_value().front();
-    const std::string rule = text(section, "speed_rule");
+    const std::string rule = test::string_at(section, "speed_rule");
     CHECK(rule.find("the median at batch size 32") != std::string::npos);
     CHECK(rule.find("under 1 ms Fast, under 10 ms Medium, under 100 ms Slow, else Very Slow") != std::string::npos);
-    CHECK(text(page(pages, "layers/Linear.html").view, "speed_rule") == rule);
-    CHECK(text(section.get("rows")->list_value().front(), "speed") == "Medium");
+    CHECK(test::string_at(page(pages, "layers/Linear.html").view, "speed_rule") == rule);
+    CHECK(test::string_at(section.get("rows")->list_value().front(), "speed") == "Medium");
   }
 }
 
@@ -249,25 +242,25 @@ TEST_CASE("site::build_pages")
   SUBCASE("the 404 page links relatively without --base-url, and from the address's path with one")
   {
     const auto site_data = site_of(judged({"Linear", "Dropout"}, {1, 8}));
-    CHECK(text(page(site::build_pages(site_data), "404.html").view, "root") == "");
-    CHECK(text(page(site::build_pages(site_data, "https://example.org/some/sub/path"), "404.html").view, "root") == "/some/sub/path/");
-    CHECK(text(page(site::build_pages(site_data, "https://example.org"), "404.html").view, "root") == "/");
+    CHECK(test::string_at(page(site::build_pages(site_data), "404.html").view, "root") == "");
+    CHECK(test::string_at(page(site::build_pages(site_data, "https://example.org/some/sub/path"), "404.html").view, "root") == "/some/sub/path/");
+    CHECK(test::string_at(page(site::build_pages(site_data, "https://example.org"), "404.html").view, "root") == "/");
     // A served path (the preview's "/") wins over the address's.
-    CHECK(text(page(site::build_pages(site_data, "https://example.org/x/", "/"), "404.html").view, "root") == "/");
+    CHECK(test::string_at(page(site::build_pages(site_data, "https://example.org/x/", "/"), "404.html").view, "root") == "/");
     // Every other page climbs relatively, whatever the address.
-    CHECK(text(page(site::build_pages(site_data, "https://example.org/x/"), "layers/Linear.html").view, "root") == "../");
+    CHECK(test::string_at(page(site::build_pages(site_data, "https://example.org/x/"), "layers/Linear.html").view, "root") == "../");
   }
   SUBCASE("every page has a description of its own, naming its subject")
   {
     const auto pages = site::build_pages(site_of(judged({"Linear", "Dropout"}, {1, 8})));
     std::set<std::string> seen;
     for (const auto& spec : pages) {
-      const std::string description = text(spec.view, "description");
+      const std::string description = test::string_at(spec.view, "description");
       CHECK_MESSAGE(description.size() > 40, spec.path);
       CHECK_MESSAGE(seen.insert(description).second, spec.path << " repeats another page's description");
     }
-    CHECK(text(page(pages, "layers/Linear.html").view, "description").rfind("nn.Linear: ", 0) == 0);
-    CHECK(text(page(pages, "index.html").view, "description").find("2 PyTorch layers at batch sizes 1 to 8") != std::string::npos);
+    CHECK(test::string_at(page(pages, "layers/Linear.html").view, "description").rfind("nn.Linear: ", 0) == 0);
+    CHECK(test::string_at(page(pages, "index.html").view, "description").find("2 PyTorch layers at batch sizes 1 to 8") != std::string::npos);
   }
   SUBCASE("the FAQ gives the samples the cells took, not the configured range")
   {
@@ -279,9 +272,9 @@ TEST_CASE("site::build_pages")
     const auto pages = site::build_pages(site_of(d));
     const Data* samples = page(pages, "faq.html").view.get("method")->get("samples");
     REQUIRE(samples->is_object());
-    CHECK(text(*samples, "min") == "7");
-    CHECK(text(*samples, "median") == "16");
-    CHECK(text(*samples, "max") == "40");
+    CHECK(test::string_at(*samples, "min") == "7");
+    CHECK(test::string_at(*samples, "median") == "16");
+    CHECK(test::string_at(*samples, "max") == "40");
   }
   SUBCASE("the FAQ's highest rate looks at every batch size")
   {
@@ -289,8 +282,8 @@ TEST_CASE("site::build_pages")
     test::cell_of(d, "Dropout", 1).stats->median_ms = 0.001; // 20 FLOP in 1 us: the highest rate
     const auto pages = site::build_pages(site_of(d));
     const Data* flops = page(pages, "faq.html").view.get("flops");
-    CHECK(text(*flops, "layer") == "Dropout");
-    CHECK(text(*flops, "batch") == "1");
+    CHECK(test::string_at(*flops, "layer") == "Dropout");
+    CHECK(test::string_at(*flops, "batch") == "1");
   }
   SUBCASE("the layer page lists the operators, page faults and dispatch of 1.2.0 cells")
   {
@@ -303,11 +296,11 @@ TEST_CASE("site::build_pages")
     const Data* blocks = page(pages, "layers/Linear.html").view.get("operator_blocks");
     REQUIRE(blocks->is_non_empty_list());
     const Data& block = blocks->list_value().front();
-    CHECK(text(block, "dispatch") == "the C++ module nn::Linear");
+    CHECK(test::string_at(block, "dispatch") == "the C++ module nn::Linear");
     CHECK(block.get("has_page_faults")->is_true());
     const Data& row = block.get("cells")->list_value().front();
-    CHECK(text(row, "page_faults") == "250");
-    CHECK(text(row.get("operators")->list_value().front(), "value") == "1 call, 90% of host time");
+    CHECK(test::string_at(row, "page_faults") == "250");
+    CHECK(test::string_at(row.get("operators")->list_value().front(), "value") == "1 call, 90% of host time");
     CHECK(page(pages, "layers/Dropout.html").view.get("operator_blocks")->is_empty_list());
     CHECK(!block.get("has_cuda")->is_true());
   }
@@ -328,9 +321,9 @@ TEST_CASE("site::build_pages")
     const Data& block = page(pages, "layers/Linear.html").view.get("operator_blocks")->list_value().front();
     CHECK(block.get("has_cuda")->is_true());
     const Data& row = block.get("cells")->list_value().front();
-    CHECK(text(row, "graph") == "0.313×");
-    CHECK(text(row, "cold") == "none: the device reports no L2 cache size");
-    CHECK(text(row, "clock") == "1,975 MHz of 1,980, 2 slow samples dropped, sw_power_cap");
+    CHECK(test::string_at(row, "graph") == "0.313×");
+    CHECK(test::string_at(row, "cold") == "none: the device reports no L2 cache size");
+    CHECK(test::string_at(row, "clock") == "1,975 MHz of 1,980, 2 slow samples dropped, sw_power_cap");
   }
   SUBCASE("the compare page counts a change only beyond both runs' noise, as diff does")
   {
@@ -345,8 +338,8 @@ TEST_CASE("site::build_pages")
     data.datasets.push_back(entry);
     const auto pages = site::build_pages(data);
     const Data* totals = page(pages, "compare/test-cpu-v1--test-other-v1.html").view.get("totals");
-    CHECK(text(*totals, "other_faster") == "1");
-    CHECK(text(*totals, "unchanged") == "3");
+    CHECK(test::string_at(*totals, "other_faster") == "1");
+    CHECK(test::string_at(*totals, "unchanged") == "3");
   }
   SUBCASE("the home page has one table per device: the featured one, a local run as \"your run\", no replaced version")
   {
@@ -370,13 +363,13 @@ TEST_CASE("site::build_pages")
     const auto pages = site::build_pages(data);
     const auto& sections = page(pages, "index.html").view.get("switch")->list_value();
     REQUIRE(sections.size() == 3);
-    CHECK(text(sections[0], "anchor") == "results");
-    CHECK(text(sections[1], "anchor") == "results-mine-v1");
-    CHECK(text(sections[1], "label") == "your run");
-    CHECK(text(sections[2], "anchor") == "results-old-v2");
+    CHECK(test::string_at(sections[0], "anchor") == "results");
+    CHECK(test::string_at(sections[1], "anchor") == "results-mine-v1");
+    CHECK(test::string_at(sections[1], "label") == "your run");
+    CHECK(test::string_at(sections[2], "anchor") == "results-old-v2");
     // Written with the featured table last, so that CSS can hide it when another is targeted.
     const auto& written = page(pages, "index.html").view.get("results")->list_value();
-    CHECK(text(written.back(), "anchor") == "results");
+    CHECK(test::string_at(written.back(), "anchor") == "results");
   }
   SUBCASE("the layer page's memory and throughput name the batch size of a dataset that did not measure the headed one")
   {
@@ -397,9 +390,9 @@ TEST_CASE("site::build_pages")
     const auto pages = site::build_pages(data);
     const auto& rows = page(pages, "layers/Linear.html").view.get("rows")->list_value();
     REQUIRE(rows.size() == 2);
-    CHECK(text(rows[0], "memory").find("BS=") == std::string::npos);
-    CHECK(text(rows[1], "memory").find(" at BS=8") != std::string::npos);
-    CHECK(text(rows[1], "throughput").find(" at BS=8") != std::string::npos);
+    CHECK(test::string_at(rows[0], "memory").find("BS=") == std::string::npos);
+    CHECK(test::string_at(rows[1], "memory").find(" at BS=8") != std::string::npos);
+    CHECK(test::string_at(rows[1], "throughput").find(" at BS=8") != std::string::npos);
   }
   SUBCASE("the formulas page notes a layer against the one its note names, from the data")
   {
@@ -413,9 +406,9 @@ TEST_CASE("site::build_pages")
     const auto& rows = page(pages, "formulas.html").view.get("rows")->list_value();
     REQUIRE(rows.size() == 2);
     // Conv2d: 32 samples of 1 MFLOP in 2 ms.
-    CHECK(text(rows[0], "computed") == "At batch size 32: 2 ms, 16.0 GFLOP/s.");
-    CHECK(text(rows[1], "computed").find("0.5× Conv2d's time, with 50% of its parameters") != std::string::npos);
-    CHECK(text(rows[1], "note").find("aten::convolution") != std::string::npos);
+    CHECK(test::string_at(rows[0], "computed") == "At batch size 32: 2 ms, 16.0 GFLOP/s.");
+    CHECK(test::string_at(rows[1], "computed").find("0.5× Conv2d's time, with 50% of its parameters") != std::string::npos);
+    CHECK(test::string_at(rows[1], "note").find("aten::convolution") != std::string::npos);
   }
 }
 
@@ -440,7 +433,7 @@ TEST_CASE("site::time_cell")
     auto& cell = test::cell_of(d, "Linear", 1);
     cell.first_call_ms = 3246.0;
     cell.host_wall_median_ms = 1.2;
-    const std::string detail = text(site::time_cell(d, &cell), "detail");
+    const std::string detail = test::string_at(site::time_cell(d, &cell), "detail");
     CHECK(detail.find("first call 3,246 ms") != std::string::npos);
     CHECK(detail.find("host clock 1.2 ms per batch against the device's 1 ms") != std::string::npos);
   }
@@ -449,7 +442,7 @@ TEST_CASE("site::time_cell")
     dataset::Dataset d = judged({"Linear"}, {1});
     auto& cell = test::cell_of(d, "Linear", 1);
     cell.host_wall_median_ms = 1.2;
-    CHECK(text(site::time_cell(d, &cell), "detail").find("host clock") == std::string::npos);
+    CHECK(test::string_at(site::time_cell(d, &cell), "detail").find("host clock") == std::string::npos);
   }
 }
 

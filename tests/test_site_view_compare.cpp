@@ -26,8 +26,6 @@ dataset::Dataset on(const std::string& id, const std::string& device)
   return d;
 }
 
-std::string text(const Data& data, const std::string& key) { return data.get(key)->string_value(); }
-
 } // namespace
 
 TEST_CASE("site::compare_index_page")
@@ -40,9 +38,9 @@ TEST_CASE("site::compare_index_page")
   {
     const auto& groups = page.view.get("groups")->list_value();
     REQUIRE(groups.size() == 3);
-    CHECK(text(groups[0], "heading") == "Both on Xeon");
-    CHECK(text(groups[1], "heading") == "Both on EPYC");
-    CHECK(text(groups[2], "heading") == "Xeon and EPYC");
+    CHECK(test::string_at(groups[0], "heading") == "Both on Xeon");
+    CHECK(test::string_at(groups[1], "heading") == "Both on EPYC");
+    CHECK(test::string_at(groups[2], "heading") == "Xeon and EPYC");
     CHECK(groups[0].get("pairs")->list_value().size() == 1);
     CHECK(groups[1].get("pairs")->list_value().size() == 1);
     // xeon-a/epyc-a, xeon-a/epyc-b, epyc-a/xeon-b (its base on EPYC) and xeon-b/epyc-b.
@@ -51,19 +49,19 @@ TEST_CASE("site::compare_index_page")
   SUBCASE("each link carries its two slugs, for the picker to find it")
   {
     const auto& pair = page.view.get("groups")->list_value()[0].get("pairs")->list_value()[0];
-    CHECK(text(pair, "href") == "compare/xeon-a-v1--xeon-b-v1.html");
-    CHECK(text(pair, "base_slug") == "xeon-a-v1");
-    CHECK(text(pair, "other_slug") == "xeon-b-v1");
+    CHECK(test::string_at(pair, "href") == "compare/xeon-a-v1--xeon-b-v1.html");
+    CHECK(test::string_at(pair, "base_slug") == "xeon-a-v1");
+    CHECK(test::string_at(pair, "other_slug") == "xeon-b-v1");
   }
   SUBCASE("the picker offers every dataset, grouped by device")
   {
     const auto& devices = page.view.get("devices")->list_value();
     REQUIRE(devices.size() == 2);
-    CHECK(text(devices[0], "device") == "Xeon");
+    CHECK(test::string_at(devices[0], "device") == "Xeon");
     const auto& options = devices[0].get("datasets")->list_value();
     REQUIRE(options.size() == 2);
-    CHECK(text(options[1], "slug") == "xeon-b-v1");
-    CHECK(text(options[1], "label") == "xeon-b");
+    CHECK(test::string_at(options[1], "slug") == "xeon-b-v1");
+    CHECK(test::string_at(options[1], "label") == "xeon-b");
   }
 }
 
@@ -80,19 +78,19 @@ TEST_CASE("site::compare_index_page long groups")
   const auto page = site::compare_index_page(test::site_of(datasets), Data(Data::type::object));
   const auto& groups = page.view.get("groups")->list_value();
   REQUIRE(groups.size() == 3);
-  CHECK(text(groups[0], "heading") == "Both on EPYC");
-  CHECK(text(groups[0], "count") == "15 comparisons");
+  CHECK(test::string_at(groups[0], "heading") == "Both on EPYC");
+  CHECK(test::string_at(groups[0], "count") == "15 comparisons");
   CHECK(groups[0].get("pairs")->list_value().empty());
   const auto& folds = groups[0].get("by_dataset")->list_value();
   REQUIRE(folds.size() == 6); // one release and date: in site order
-  CHECK(text(folds[2], "label") == "epyc-c");
-  CHECK(text(folds[2], "count") == "5 comparisons");
+  CHECK(test::string_at(folds[2], "label") == "epyc-c");
+  CHECK(test::string_at(folds[2], "count") == "5 comparisons");
   const auto& links = folds[2].get("pairs")->list_value();
   REQUIRE(links.size() == 5);
-  CHECK(text(links[0], "label") == "against epyc-a");
-  CHECK(text(links[0], "href") == "compare/epyc-a-v1--epyc-c-v1.html"); // the same page as under epyc-a
-  CHECK(text(links[2], "label") == "against epyc-d");
-  CHECK(text(groups[1], "heading") == "Both on Xeon");
+  CHECK(test::string_at(links[0], "label") == "against epyc-a");
+  CHECK(test::string_at(links[0], "href") == "compare/epyc-a-v1--epyc-c-v1.html"); // the same page as under epyc-a
+  CHECK(test::string_at(links[2], "label") == "against epyc-d");
+  CHECK(test::string_at(groups[1], "heading") == "Both on Xeon");
   CHECK(groups[1].get("by_dataset")->is_false());
   CHECK(groups[1].get("pairs")->list_value().size() == 1);
 }
@@ -109,7 +107,7 @@ TEST_CASE("site::compare_index_page folds in release order")
   const auto page = site::compare_index_page(test::site_of(datasets), Data(Data::type::object));
   std::vector<std::string> labels;
   for (const auto& fold : page.view.get("groups")->list_value()[0].get("by_dataset")->list_value()) {
-    labels.push_back(text(fold, "label"));
+    labels.push_back(test::string_at(fold, "label"));
   }
   CHECK(labels == std::vector<std::string>{"epyc-1.13.1", "epyc-2.0.1", "epyc-2.6.0", "epyc-2.7.1", "epyc-2.9.1", "epyc-2.11.0"});
 }
@@ -123,5 +121,5 @@ TEST_CASE("site::compare_page")
   const auto page = site::compare_page(data, 0, 1, Data(Data::type::object), "compare/x.html");
   // The sorting script orders a column by the ratio, not by the base's time printed first.
   const auto& cell = page.view.get("rows")->list_value()[0].get("cells")->list_value()[0];
-  CHECK(text(cell, "ratio_sort") == "0.500000");
+  CHECK(test::string_at(cell, "ratio_sort") == "0.500000");
 }

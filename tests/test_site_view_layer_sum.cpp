@@ -4,6 +4,9 @@
 // section where no layer-sum dataset is loaded.
 #include "site/view_pages.hpp"
 
+#include "test_site_fixture.hpp"
+#include "test_text.hpp"
+
 #include "site/render.hpp"
 #include "site/site_data.hpp"
 #include "util/file.hpp"
@@ -16,29 +19,23 @@
 
 namespace fs = std::filesystem;
 namespace site = layerbench::site;
+namespace test = layerbench::test;
 using site::Data;
 
 namespace {
 
-const fs::path k_source = LAYERBENCH_SOURCE_DIR;
-const fs::path k_fixture = k_source / "tests/fixtures/site/data";
+using test::k_source;
+using test::k_site_fixture_data;
 const fs::path k_layer_sum = k_source / "tests/fixtures/site/layer-sum/fixture-layer-sum.json";
 
 site::SiteData fixture_site(bool with_layer_sum)
 {
   site::RenderOptions options;
-  options.data_dir = k_fixture;
+  options.data_dir = k_site_fixture_data;
   if (with_layer_sum) {
     options.extra_datasets.push_back(k_layer_sum);
   }
   return site::load_site_data(options);
-}
-
-std::string text(const Data& view, const std::string& key)
-{
-  const Data* value = view.get(key);
-  REQUIRE(value != nullptr);
-  return value->string_value();
 }
 
 const std::vector<Data>& items(const Data& view, const std::string& key)
@@ -66,21 +63,21 @@ TEST_CASE("site::layer_sum_blocks")
     const auto found = rows();
     REQUIRE(found.size() == 4);
     const auto& row = found[0];
-    CHECK(text(row, "setting") == "inference mode, fp32");
-    CHECK(text(row, "batch") == "1");
+    CHECK(test::string_at(row, "setting") == "inference mode, fp32");
+    CHECK(test::string_at(row, "batch") == "1");
     // 4 x 2 + 4 x 0.25 + 1 x 0.5 = 9.5 ms against 10 ms; (10 - 0.5) / 9.975 and (10 + 0.5) / 9.025.
-    CHECK(text(row, "sum") == "9.5 ms");
-    CHECK(text(row, "ratio") == "1.05×");
-    CHECK(text(row, "range") == "0.952×–1.16×");
-    CHECK(text(row, "gap") == "0.5 ms more");
+    CHECK(test::string_at(row, "sum") == "9.5 ms");
+    CHECK(test::string_at(row, "ratio") == "1.05×");
+    CHECK(test::string_at(row, "range") == "0.952×–1.16×");
+    CHECK(test::string_at(row, "gap") == "0.5 ms more");
   }
   SUBCASE("the layers that dominate the sum, most first")
   {
     const auto dominant = items(rows()[0], "dominant");
     REQUIRE(dominant.size() == 3);
-    CHECK(text(dominant[0], "label") == "Conv2d(64,64,3) 8x8 ×4");
-    CHECK(text(dominant[0], "value") == "8 ms, 84.2% of the sum");
-    CHECK(text(dominant[2], "label") == "Linear(2048,10) ×1");
+    CHECK(test::string_at(dominant[0], "label") == "Conv2d(64,64,3) 8x8 ×4");
+    CHECK(test::string_at(dominant[0], "value") == "8 ms, 84.2% of the sum");
+    CHECK(test::string_at(dominant[2], "label") == "Linear(2048,10) ×1");
   }
   SUBCASE("the gap's operator calls, from the profiles")
   {
@@ -118,9 +115,9 @@ TEST_CASE("site::layer_sum_blocks")
   {
     const auto found = rows();
     const auto& row = found[1];
-    CHECK(text(row, "batch") == "8");
+    CHECK(test::string_at(row, "batch") == "8");
     CHECK(row.get("complete")->is_false());
-    CHECK(text(row, "missing") == "1 layer of 3 not timed");
+    CHECK(test::string_at(row, "missing") == "1 layer of 3 not timed");
   }
   SUBCASE("no block where no layer-sum dataset is loaded")
   {
@@ -133,7 +130,7 @@ TEST_CASE("site::render of a model page with its layer sum")
   const fs::path out = fs::temp_directory_path() / "layerbench-test-layer-sum";
   fs::remove_all(out);
   site::RenderOptions options;
-  options.data_dir = k_fixture;
+  options.data_dir = k_site_fixture_data;
   options.templates_dir = k_source / "templates";
   options.out_dir = out;
   options.extra_datasets.push_back(k_layer_sum);
@@ -160,11 +157,11 @@ TEST_CASE("site::layer_sum_extremes")
     REQUIRE(cell != results.end());
     cell->stats->median_ms = 300;
     const auto facts = site::layer_sum_extremes(data);
-    CHECK(text(facts, "low") == "1.05×");
-    CHECK(text(facts, "low_where") == "ResNetTiny, inference mode, fp32 at batch 1");
-    CHECK(text(facts, "high") == "1.32×");
-    CHECK(text(facts, "high_where") == "ResNetTiny, training, fp32 at batch 8");
-    CHECK(text(facts, "href") == "models/ResNetTiny.html#layer-sum");
+    CHECK(test::string_at(facts, "low") == "1.05×");
+    CHECK(test::string_at(facts, "low_where") == "ResNetTiny, inference mode, fp32 at batch 1");
+    CHECK(test::string_at(facts, "high") == "1.32×");
+    CHECK(test::string_at(facts, "high_where") == "ResNetTiny, training, fp32 at batch 8");
+    CHECK(test::string_at(facts, "href") == "models/ResNetTiny.html#layer-sum");
   }
   SUBCASE("false where no layer-sum dataset is loaded")
   {

@@ -17,7 +17,7 @@ namespace test = layerbench::test;
 
 namespace {
 
-site::SiteDataset entry_of(dataset::Dataset d, int version = 1)
+site::SiteDataset versioned_entry(dataset::Dataset d, int version = 1)
 {
   site::SiteDataset entry;
   entry.slug = d.id + "-v" + std::to_string(version);
@@ -25,7 +25,7 @@ site::SiteDataset entry_of(dataset::Dataset d, int version = 1)
   return entry;
 }
 
-dataset::Dataset release(const std::string& torch, const std::string& created)
+dataset::Dataset release_dataset(const std::string& torch, const std::string& created)
 {
   dataset::Dataset d = test::measured();
   d.id = "cpu-torch-" + torch;
@@ -68,12 +68,12 @@ std::vector<std::string> listed_ids(const Data& view)
 TEST_CASE("site::home_page")
 {
   site::SiteData data;
-  data.datasets.push_back(entry_of(release("2.7.1", "2026-11-20T00:00:00Z")));
-  data.datasets.push_back(entry_of(release("2.11.0", "2026-11-21T00:00:00Z")));
-  data.datasets.push_back(entry_of(release("2.9.1", "2026-11-22T00:00:00Z")));
-  data.datasets.push_back(entry_of(release("2.7.1+cpu", "2026-11-19T00:00:00Z"), 2));
+  data.datasets.push_back(versioned_entry(release_dataset("2.7.1", "2026-11-20T00:00:00Z")));
+  data.datasets.push_back(versioned_entry(release_dataset("2.11.0", "2026-11-21T00:00:00Z")));
+  data.datasets.push_back(versioned_entry(release_dataset("2.9.1", "2026-11-22T00:00:00Z")));
+  data.datasets.push_back(versioned_entry(release_dataset("2.7.1+cpu", "2026-11-19T00:00:00Z"), 2));
   data.datasets.back().data.id = "cpu-torch-2.7.1-older";
-  data.datasets.push_back(entry_of(reference()));
+  data.datasets.push_back(versioned_entry(reference()));
 
   SUBCASE("the reference first, then releases as numbers, the older of one release first")
   {
@@ -91,10 +91,10 @@ TEST_CASE("site::home_page")
   }
   SUBCASE("a measured dataset on CUDA: no note")
   {
-    dataset::Dataset gpu = release("2.11.0", "2026-11-23T00:00:00Z");
+    dataset::Dataset gpu = release_dataset("2.11.0", "2026-11-23T00:00:00Z");
     gpu.id = "cuda-run";
     gpu.environment->device.type = "cuda";
-    data.datasets.push_back(entry_of(gpu));
+    data.datasets.push_back(versioned_entry(gpu));
     const Data view = home_view(data);
     CHECK(view.get("gpu_note")->is_false());
   }

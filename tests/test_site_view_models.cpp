@@ -10,6 +10,7 @@
 #include "util/file.hpp"
 
 #include "test_text.hpp"
+#include "test_site_fixture.hpp"
 
 #include <doctest/doctest.h>
 
@@ -23,16 +24,17 @@
 
 namespace fs = std::filesystem;
 namespace site = layerbench::site;
+namespace test = layerbench::test;
 using site::Data;
 
 namespace {
 
-const fs::path k_source = LAYERBENCH_SOURCE_DIR;
-const fs::path k_fixture = k_source / "tests/fixtures/site/data";
+using test::k_source;
+using test::k_site_fixture_data;
 const char* const k_models = "fixture-models";
 const char* const k_model_reference = "fixture-models-reference";
 
-fs::path scratch(const std::string& name)
+fs::path models_scratch(const std::string& name)
 {
   const fs::path path = fs::temp_directory_path() / ("layerbench-test-models-" + name);
   fs::remove_all(path);
@@ -40,14 +42,12 @@ fs::path scratch(const std::string& name)
   return path;
 }
 
-std::string read(const fs::path& path) { return *layerbench::util::read_file(path); }
-
 // A copy of the fixture's data folder without the datasets `dropped` (ids), in the catalog and on disk.
 fs::path fixture_without(const std::vector<std::string>& dropped, const std::string& name)
 {
-  const fs::path data = scratch(name) / "data";
-  fs::copy(k_fixture, data, fs::copy_options::recursive);
-  auto catalog = nlohmann::ordered_json::parse(read(data / "catalog.json"));
+  const fs::path data = models_scratch(name) / "data";
+  fs::copy(k_site_fixture_data, data, fs::copy_options::recursive);
+  auto catalog = nlohmann::ordered_json::parse(test::read_text(data / "catalog.json"));
   auto& entries = catalog["datasets"];
   for (auto it = entries.begin(); it != entries.end();) {
     if (std::find(dropped.begin(), dropped.end(), (*it)["id"].get<std::string>()) == dropped.end()) {
@@ -71,7 +71,7 @@ fs::path render_into(const fs::path& data, const std::string& name)
   site::RenderOptions options;
   options.data_dir = data;
   options.templates_dir = k_source / "templates";
-  options.out_dir = scratch(name) / "site";
+  options.out_dir = models_scratch(name) / "site";
   site::render(options);
   return options.out_dir;
 }
@@ -81,7 +81,7 @@ std::map<std::string, std::string> pages_of(const fs::path& root)
   std::map<std::string, std::string> pages;
   for (const auto& entry : fs::recursive_directory_iterator(root)) {
     if (entry.is_regular_file() && entry.path().extension() == ".html") {
-      pages[fs::relative(entry.path(), root).generic_string()] = read(entry.path());
+      pages[fs::relative(entry.path(), root).generic_string()] = test::read_text(entry.path());
     }
   }
   return pages;
@@ -99,7 +99,7 @@ std::string without_models_link(std::string page)
   return page;
 }
 
-site::SiteData fixture_site(const fs::path& data = k_fixture)
+site::SiteData fixture_site(const fs::path& data = k_site_fixture_data)
 {
   site::RenderOptions options;
   options.data_dir = data;
@@ -115,13 +115,6 @@ Data page_of(const site::SiteData& data, const std::string& path)
   }
   FAIL("no page " << path);
   return Data(false);
-}
-
-std::string text_of(const Data& view, const std::string& key)
-{
-  const Data* value = view.get(key);
-  REQUIRE(value != nullptr);
-  return value->string_value();
 }
 
 const Data& list_of(const Data& view, const std::string& key)
@@ -169,8 +162,8 @@ TEST_CASE("site::load_site_data splits models from layers")
   }
   SUBCASE("a dataset of both keeps its layers in the layer datasets and its models apart, cells with them")
   {
-    auto json = nlohmann::ordered_json::parse(read(k_fixture / "datasets/fixture-cpu-v1.json"));
-    const auto models = nlohmann::ordered_json::parse(read(k_fixture / "datasets/fixture-models-v1.json"));
+    auto json = nlohmann::ordered_json::parse(test::read_text(k_site_fixture_data / "datasets/fixture-cpu-v1.json"));
+    const auto models = nlohmann::ordered_json::parse(test::read_text(k_site_fixture_data / "datasets/fixture-models-v1.json"));
     json["schema_version"] = "1.5.0";
     json["layers"].push_back(models["layers"][0]);
     for (const auto& cell : models["results"]) {
@@ -185,10 +178,10 @@ TEST_CASE("site::load_site_data splits models from layers")
       json["results"].push_back({{"layer", "ResNetTiny"}, {"batch_size", batch}, {"status", "skipped"}, {"skip_reason", "out of memory"}});
     }
     json["methodology"]["layers"].push_back("ResNetTiny");
-    const fs::path file = scratch("mixed") / "mixed.json";
+    const fs::path file = models_scratch("mixed") / "mixed.json";
     std::ofstream(file, std::ios::binary) << json.dump(2);
     site::RenderOptions options;
-    options.data_dir = k_fixture;
+    options.data_dir = k_site_fixture_data;
     options.extra_datasets.push_back(file);
     const auto data = site::load_site_data(options);
     const auto& local = data.datasets.back();
@@ -218,7 +211,7 @@ TEST_CASE("site::load_site_data splits models from layers")
 TEST_CASE("site::render keeps every layer page as it was when models are added")
 {
   const auto without = pages_of(render_into(fixture_without({k_models, k_model_reference}, "no-models"), "no-models-out"));
-  const auto with = pages_of(render_into(k_fixture, "with-models-out"));
+  const auto with = pages_of(render_into(k_site_fixture_data, "with-models-out"));
   CHECK(without.count("models.html") == 0);
   CHECK(without.at("index.html").find("models.html") == std::string::npos);
   for (const auto& [path, page] : without) {
@@ -250,20 +243,20 @@ TEST_CASE("site::model_page")
   const Data& block = measured.front();
   SUBCASE("throughput by setting: images/s, batch sizes as rows, the corners as columns")
   {
-    CHECK(text_of(block, "unit") == "images/s");
+    CHECK(test::string_at(block, "unit") == "images/s");
     CHECK(strings_of(list_of(block, "headers")) == std::vector<std::string>{"inference mode, fp32", "inference mode, bf16", "training, fp32", "training, bf16"});
     const auto& rows = list_of(block, "rows").list_value();
     REQUIRE(rows.size() == 2);
-    CHECK(text_of(rows[0], "batch") == "1");
+    CHECK(test::string_at(rows[0], "batch") == "1");
     const Data& first = list_of(rows[0], "cells").list_value().front();
-    CHECK(text_of(first, "throughput") == "250"); // 1 image over 4.0 ms, 3 figures for a 9% interval
-    CHECK(text_of(first, "median") == "4 ms per forward");
+    CHECK(test::string_at(first, "throughput") == "250"); // 1 image over 4.0 ms, 3 figures for a 9% interval
+    CHECK(test::string_at(first, "median") == "4 ms per forward");
     const Data& train = list_of(rows[0], "cells").list_value()[2];
-    CHECK(text_of(train, "median") == "12 ms per step");
+    CHECK(test::string_at(train, "median") == "12 ms per step");
   }
   SUBCASE("a chart of each setting's throughput at the largest batch size, with quartile whiskers")
   {
-    const std::string chart = text_of(block, "chart");
+    const std::string chart = test::string_at(block, "chart");
     CHECK(chart.find("throughput of each setting at batch size 8</title>") != std::string::npos);
     CHECK(layerbench::test::count_of(chart, "<rect class=\"bar\"") == 4);
     CHECK(layerbench::test::count_of(chart, "<path class=\"whisker\"") == 4);
@@ -273,9 +266,9 @@ TEST_CASE("site::model_page")
   SUBCASE("each cell's spread over its rounds and its peak memory")
   {
     const Data& first = list_of(block, "details").list_value().front();
-    CHECK(text_of(first, "label") == "inference mode, fp32 at batch 1");
-    CHECK(text_of(first, "spread") == "95% interval 3.84–4.2 ms over 3 rounds (round medians 3.84 to 4.2 ms)");
-    CHECK(text_of(first, "memory") == "977 KiB"); // 1e6 bytes
+    CHECK(test::string_at(first, "label") == "inference mode, fp32 at batch 1");
+    CHECK(test::string_at(first, "spread") == "95% interval 3.84–4.2 ms over 3 rounds (round medians 3.84 to 4.2 ms)");
+    CHECK(test::string_at(first, "memory") == "977 KiB"); // 1e6 bytes
   }
   SUBCASE("a cell the Python worker measured says what ran it")
   {
@@ -283,7 +276,7 @@ TEST_CASE("site::model_page")
     changed.models.back().data.results.front().runtime = layerbench::dataset::WorkerRuntime{"3.11.2", "2.11.0", 41.26};
     const Data changed_view = page_of(changed, "models/ResNetTiny.html");
     const Data& first = list_of(list_of(changed_view, "measured").list_value().front(), "details").list_value().front();
-    CHECK(text_of(first, "runtime")
+    CHECK(test::string_at(first, "runtime")
           == "measured by LayerBench's Python worker (Python 3.11.2, PyTorch 2.11.0; compiling took 41.3 s, outside the timed steps)");
     CHECK(list_of(block, "details").list_value().front().get("runtime")->is_false());
   }
@@ -301,9 +294,9 @@ TEST_CASE("site::model_page")
     }
     const auto skipped = list_of(bert_block, "skipped_cells").list_value();
     REQUIRE(skipped.size() == 1);
-    CHECK(text_of(skipped.front(), "label") == "training, bf16 at batch 8");
-    CHECK(text_of(skipped.front(), "value") == "out of memory: tried to allocate 2.00 GiB");
-    CHECK(text_of(bert_block, "unit") == "sequences/s");
+    CHECK(test::string_at(skipped.front(), "label") == "training, bf16 at batch 8");
+    CHECK(test::string_at(skipped.front(), "value") == "out of memory: tried to allocate 2.00 GiB");
+    CHECK(test::string_at(bert_block, "unit") == "sequences/s");
   }
   SUBCASE("the operators that dominate, most first, in the profiled cells only")
   {
@@ -311,33 +304,33 @@ TEST_CASE("site::model_page")
     REQUIRE(profiles.size() == 4); // batch 1 of each setting
     const auto& operators = list_of(profiles.front(), "operators").list_value();
     REQUIRE(operators.size() == 3);
-    CHECK(text_of(operators[0], "label") == "aten::mkldnn_convolution");
-    CHECK(text_of(operators[0], "value") == "4 calls, 50% of host time");
+    CHECK(test::string_at(operators[0], "label") == "aten::mkldnn_convolution");
+    CHECK(test::string_at(operators[0], "value") == "4 calls, 50% of host time");
   }
   SUBCASE("the inventory's shares of the model's FLOPs, and the train step")
   {
     const Data* inventory = view.get("inventory");
     REQUIRE(inventory != nullptr);
     const Data& conv = list_of(*inventory, "rows").list_value().front();
-    CHECK(text_of(conv, "count") == "4");
-    CHECK(text_of(conv, "share") == "98.7%"); // 4 x 150 M of 608.04 M
-    CHECK(text_of(view, "train_step").find("SGD step with momentum") != std::string::npos);
+    CHECK(test::string_at(conv, "count") == "4");
+    CHECK(test::string_at(conv, "share") == "98.7%"); // 4 x 150 M of 608.04 M
+    CHECK(test::string_at(view, "train_step").find("SGD step with momentum") != std::string::npos);
   }
   SUBCASE("published figures stand apart, labelled with their source")
   {
     const auto& references = list_of(view, "references").list_value();
     REQUIRE(references.size() == 1);
-    CHECK(text_of(references.front(), "source_title") == "Fixture model page");
-    CHECK(text_of(references.front(), "source_device") == "Fixture GPU");
+    CHECK(test::string_at(references.front(), "source_title") == "Fixture model page");
+    CHECK(test::string_at(references.front(), "source_device") == "Fixture GPU");
     const auto& rows = list_of(references.front(), "rows").list_value();
     REQUIRE(rows.size() == 3);
-    CHECK(text_of(rows[0], "setting") == "inference mode, fp32");
-    CHECK(text_of(rows[0], "throughput") == "not published: the page gives training figures only");
-    CHECK(text_of(rows[1], "setting") == "training, fp32");
-    CHECK(text_of(rows[1], "throughput") == "938"); // from the median the page's figure implies
-    CHECK(text_of(rows[2], "throughput") == "2,470");
+    CHECK(test::string_at(rows[0], "setting") == "inference mode, fp32");
+    CHECK(test::string_at(rows[0], "throughput") == "not published: the page gives training figures only");
+    CHECK(test::string_at(rows[1], "setting") == "training, fp32");
+    CHECK(test::string_at(rows[1], "throughput") == "938"); // from the median the page's figure implies
+    CHECK(test::string_at(rows[2], "throughput") == "2,470");
     for (const auto& row : list_of(block, "rows").list_value()) {
-      CHECK(text_of(row, "batch") != "256");
+      CHECK(test::string_at(row, "batch") != "256");
     }
   }
 }
@@ -349,10 +342,10 @@ TEST_CASE("site::models_page")
     const Data view = page_of(fixture_site(), "models.html");
     const auto& measured = list_of(view, "measured").list_value();
     REQUIRE(measured.size() == 2);
-    CHECK(text_of(measured[0], "name") == "ResNetTiny");
-    CHECK(text_of(measured[0], "href") == "models/ResNetTiny.html");
-    CHECK(text_of(measured[0], "settings") == "inference mode, fp32; inference mode, bf16; training, fp32; training, bf16");
-    CHECK(text_of(measured[0], "batches") == "1, 8");
+    CHECK(test::string_at(measured[0], "name") == "ResNetTiny");
+    CHECK(test::string_at(measured[0], "href") == "models/ResNetTiny.html");
+    CHECK(test::string_at(measured[0], "settings") == "inference mode, fp32; inference mode, bf16; training, fp32; training, bf16");
+    CHECK(test::string_at(measured[0], "batches") == "1, 8");
     CHECK(list_of(view, "references").list_value().size() == 1);
   }
   SUBCASE("it opens with the numbers: per device, each model and setting at the largest batch size, in samples per second")
@@ -364,14 +357,14 @@ TEST_CASE("site::models_page")
     REQUIRE(!rows.empty());
     // ResNetTiny's first setting, inference in fp32, at batch 8, the largest the fixture timed.
     CHECK(tables[0].get("headers")->list_value().front().string_value() == "inference mode, fp32");
-    CHECK(text_of(rows[0], "name") == "ResNetTiny");
-    CHECK(text_of(rows[0], "unit") == "images/s");
+    CHECK(test::string_at(rows[0], "name") == "ResNetTiny");
+    CHECK(test::string_at(rows[0], "unit") == "images/s");
     const auto& first = rows[0].get("cells")->list_value().front();
-    CHECK(text_of(first, "batch") == "8");
-    CHECK(!text_of(first, "throughput").empty());
+    CHECK(test::string_at(first, "batch") == "8");
+    CHECK(!test::string_at(first, "throughput").empty());
     for (const auto& source : tables[0].get("sources")->list_value()) {
-      CHECK(text_of(source, "label").find("reference") == std::string::npos); // measured datasets only
-      CHECK(!text_of(source, "columns").empty());
+      CHECK(test::string_at(source, "label").find("reference") == std::string::npos); // measured datasets only
+      CHECK(!test::string_at(source, "columns").empty());
     }
   }
   SUBCASE("the fixture's reference beside its measured cells, and the scaling section from its reference file")
@@ -380,8 +373,8 @@ TEST_CASE("site::models_page")
     // ResNetTiny training fp32 and bf16 against the reference's fp32 and bf16 at 256: ours at batch 8.
     const auto& rows = view.get("beside_reference")->get("rows")->list_value();
     REQUIRE(rows.size() == 2);
-    CHECK(text_of(rows[0], "batch") == "8");
-    CHECK(text_of(rows[0], "differences") == "different batch sizes: 8 against 256");
+    CHECK(test::string_at(rows[0], "batch") == "8");
+    CHECK(test::string_at(rows[0], "differences") == "different batch sizes: 8 against 256");
     const Data& scaling = *view.get("scaling");
     CHECK(scaling.get("has_gpu")->is_false());
     CHECK(list_of(scaling, "measured").list_value().size() == 2);
@@ -390,10 +383,10 @@ TEST_CASE("site::models_page")
   SUBCASE("with published figures only, it says that no model was measured")
   {
     const fs::path out = render_into(fixture_without({k_models}, "reference-only"), "reference-only-out");
-    const std::string page = read(out / "models.html");
+    const std::string page = test::read_text(out / "models.html");
     CHECK(page.find("No model was measured in these datasets") != std::string::npos);
     CHECK(page.find("ResNetTiny") != std::string::npos);
-    CHECK(read(out / "models/ResNetTiny.html").find("No model was measured") != std::string::npos);
-    CHECK(read(out / "index.html").find("href=\"models.html\"") != std::string::npos);
+    CHECK(test::read_text(out / "models/ResNetTiny.html").find("No model was measured") != std::string::npos);
+    CHECK(test::read_text(out / "index.html").find("href=\"models.html\"") != std::string::npos);
   }
 }

@@ -16,7 +16,8 @@ namespace {
 // them all (which, until this limit, left environment.last_level_cache_bytes unrecorded in every run).
 constexpr size_t k_sysfs_file_bytes = 4096;
 
-std::string trimmed(std::string text)
+// A sysfs text without the spaces and newline it ends with.
+std::string right_trimmed(std::string text)
 {
   text.erase(text.find_last_not_of(" \n") + 1);
   return text;
@@ -27,7 +28,7 @@ std::string trimmed(std::string text)
 int count_cpus(const std::string& list)
 {
   int count = 0;
-  std::stringstream parts(trimmed(list));
+  std::stringstream parts(right_trimmed(list));
   std::string part;
   while (std::getline(parts, part, ',')) {
     char* end = nullptr;
@@ -63,7 +64,7 @@ std::vector<CacheLevel> cpu_cache_levels(const std::filesystem::path& root)
     const auto shared = util::read_file(entry.path() / "shared_cpu_list", k_sysfs_file_bytes);
     const int shared_by = shared ? std::max(1, count_cpus(*shared)) : 1;
     levels.push_back({number, *bytes, shared_by,
-                      "cpu0/cache/" + entry.path().filename().string() + ": " + trimmed(*size) + ", "
+                      "cpu0/cache/" + entry.path().filename().string() + ": " + right_trimmed(*size) + ", "
                         + std::to_string(shared_by) + (shared_by == 1 ? " CPU" : " CPUs") + " per instance"});
   }
   std::sort(levels.begin(), levels.end(), [](const CacheLevel& a, const CacheLevel& b) { return a.level < b.level; });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench/cuda_variants.hpp"
 
+#include "bench/detail/sampling.hpp"
 #include "util/error.hpp"
 
 #include <chrono>
@@ -34,11 +35,6 @@ util::Expected<int64_t> l2_flush_bytes(int64_t l2_cache_bytes)
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start)
-{
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 class GraphTimer final : public BlockTimer
 {
@@ -97,7 +93,7 @@ public:
     }
     stop.record(stream);
     stop.synchronize();
-    return {start.elapsed_time(stop) / 1000.0, seconds_since(host_start)};
+    return {start.elapsed_time(stop) / 1000.0, detail::seconds_since(host_start)};
   }
 
   int forwards_per_iteration() const override { return k_forwards_per_graph; }
@@ -148,7 +144,7 @@ public:
     for (int64_t i = 0; i < iterations; ++i) {
       device += m_starts[i].elapsed_time(m_stops[i]) / 1000.0;
     }
-    return {device, seconds_since(host_start)};
+    return {device, detail::seconds_since(host_start)};
   }
 
   void describe(dataset::CudaCell& cell) const override { cell.l2_flush_bytes = m_bytes; }

@@ -15,16 +15,7 @@ namespace {
 using detail::Json;
 using detail::Reader;
 
-constexpr const char* k_format = "layerbench-finding";
-
-double positive(Reader& reader, const std::string& key)
-{
-  const double value = reader.number(key);
-  if (!(value > 0)) {
-    reader.fail(reader.at(key), "expected a positive number");
-  }
-  return value;
-}
+constexpr const char* k_finding_format = "layerbench-finding";
 
 int positive_integer(Reader& reader, const std::string& key)
 {
@@ -58,7 +49,8 @@ std::vector<Quartiles> quartiles_list(Reader& reader, const std::string& key)
   const Json& array = reader.array(key);
   for (size_t i = 0; i < array.size(); ++i) {
     Reader pass(array[i], reader.at(key) + "/" + std::to_string(i), reader.origin());
-    Quartiles q{positive(pass, "median"), positive(pass, "p25"), positive(pass, "p75")};
+    Quartiles q{detail::positive_number(pass, "median"), detail::positive_number(pass, "p25"),
+                detail::positive_number(pass, "p75")};
     pass.done();
     if (q.p25 > q.median || q.median > q.p75) {
       pass.fail(pass.pointer(), "expected p25 <= median <= p75");
@@ -190,8 +182,8 @@ Finding parse_finding(const std::string& text, const std::string& origin)
 {
   const Json json = parse_json(text, origin);
   Reader reader(json, "", origin);
-  if (reader.text("format") != k_format) {
-    reader.fail(reader.at("format"), "expected \"" + std::string(k_format) + "\"");
+  if (reader.text("format") != k_finding_format) {
+    reader.fail(reader.at("format"), "expected \"" + std::string(k_finding_format) + "\"");
   }
   detail::parse_version(reader, k_oldest_finding_version, k_finding_version, "format_version");
   Finding finding;

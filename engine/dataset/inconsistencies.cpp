@@ -15,7 +15,7 @@ using detail::Reader;
 // table's batch sizes read best as the file gives them.
 using Ordered = nlohmann::ordered_json;
 
-constexpr const char* k_format = "layerbench-inconsistencies";
+constexpr const char* k_inconsistencies_format = "layerbench-inconsistencies";
 
 // What the page claims is a number or a text; what its table gives, a number or a text per key.
 enum class FigureShape { number_or_text, number_or_table };
@@ -184,8 +184,8 @@ InconsistencyFile parse_inconsistencies(const std::string& text, const std::stri
   const Json json = parse_json(text, origin);
   const Ordered ordered = parse_ordered_json(text, origin);
   Reader reader(json, "", origin);
-  if (reader.text("format") != k_format) {
-    reader.fail(reader.at("format"), std::string("expected \"") + k_format + "\"");
+  if (reader.text("format") != k_inconsistencies_format) {
+    reader.fail(reader.at("format"), std::string("expected \"") + k_inconsistencies_format + "\"");
   }
   detail::parse_version(reader, k_oldest_inconsistencies_version, k_inconsistencies_version, "format_version");
   InconsistencyFile file;

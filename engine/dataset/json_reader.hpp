@@ -237,6 +237,16 @@ inline std::vector<std::string> text_list(Reader& reader, const std::string& key
   return result;
 }
 
+// A number above zero (a median, a rate, a clock).
+inline double positive_number(Reader& reader, const std::string& key)
+{
+  const double value = reader.number(key);
+  if (!(value > 0)) {
+    reader.fail(reader.at(key), "expected a positive number");
+  }
+  return value;
+}
+
 // Positive integers that fit T: batch sizes (int), byte counts (int64_t).
 template<typename T = int>
 std::vector<T> integer_list(Reader& reader, const std::string& key)

@@ -15,9 +15,9 @@ namespace layerbench::dataset {
 
 namespace {
 
-using Key = std::tuple<std::string, int, Axes>;
+using RoundKey = std::tuple<std::string, int, Axes>;
 
-Key key_of(const CellKey& key) { return {key.layer, key.batch_size, key.axes}; }
+RoundKey key_of(const CellKey& key) { return {key.layer, key.batch_size, key.axes}; }
 
 // A uniform index below `count`; the modulo's bias is below 2^-20 for any matrix or sample count.
 size_t draw(std::mt19937& generator, size_t count) { return static_cast<size_t>(generator() % count); }
@@ -63,7 +63,7 @@ std::vector<int> positions(size_t count, const std::optional<uint32_t>& order_se
 void check_same_matrix(const Dataset& first, const Dataset& other, const Round& round)
 {
   const auto key_list = [](const Dataset& dataset) {
-    std::vector<Key> keys;
+    std::vector<RoundKey> keys;
     for (const auto& key : declared_matrix(dataset)) {
       keys.push_back(key_of(key));
     }
@@ -324,7 +324,7 @@ Dataset combine_rounds(const std::vector<RoundResult>& rounds, uint32_t seed, Ro
   }
   Dataset combined = *first->dataset;
   const auto matrix = declared_matrix(combined);
-  std::map<Key, size_t> index;
+  std::map<RoundKey, size_t> index;
   for (size_t m = 0; m < matrix.size(); ++m) {
     index.emplace(key_of(matrix[m]), m);
   }

@@ -24,7 +24,7 @@ bool is_model_step(const Dataset& dataset, const Cell& cell)
          && layer->kind == LayerKind::model && cell.axes[k_mode] == GradMode::train;
 }
 
-using Key = std::tuple<std::string, int, std::string, int>; // layer, batch per rank, corner, world size
+using ScalingKey = std::tuple<std::string, int, std::string, int>; // layer, batch per rank, corner, world size
 
 struct Found
 {
@@ -99,15 +99,15 @@ std::vector<ScalingRow> scaling(const std::vector<NamedDataset>& datasets)
     throw Error("no files to pair");
   }
   check_one_setup(datasets);
-  std::map<Key, Found> cells;
-  std::vector<Key> order;
+  std::map<ScalingKey, Found> cells;
+  std::vector<ScalingKey> order;
   for (const auto& named : datasets) {
     for (const auto& cell : named.dataset->results) {
       if (!is_model_step(*named.dataset, cell)) {
         continue;
       }
       check_world_size(named, cell);
-      const Key key{cell.layer, cell.batch_size, label(cell.axes), cell.data_parallel ? cell.data_parallel->world_size : 1};
+      const ScalingKey key{cell.layer, cell.batch_size, label(cell.axes), cell.data_parallel ? cell.data_parallel->world_size : 1};
       const auto [at, fresh] = cells.emplace(key, Found{&cell, named.name});
       if (!fresh) {
         throw Error(named.name + ": " + describe_cell({cell.layer, cell.batch_size, cell.axes}) + " at world size "
@@ -119,7 +119,7 @@ std::vector<ScalingRow> scaling(const std::vector<NamedDataset>& datasets)
   std::vector<ScalingRow> rows;
   for (const auto& key : order) {
     const auto& [layer, batch, corner, world] = key;
-    const auto single = cells.find(Key{layer, batch, corner, 1});
+    const auto single = cells.find(ScalingKey{layer, batch, corner, 1});
     if (world == 1 || single == cells.end()) {
       continue;
     }

@@ -14,15 +14,6 @@ using detail::Reader;
 const char* const k_file = "reference/data-parallel-scaling.json";
 const char* const k_scaling_reference_format = "layerbench-scaling-reference";
 
-double positive(Reader& reader, const std::string& key)
-{
-  const double value = reader.number(key);
-  if (!(value > 0)) {
-    reader.fail(reader.at(key), "expected a positive number");
-  }
-  return value;
-}
-
 int at_least(Reader& reader, const std::string& key, int low)
 {
   const int value = reader.small_integer(key);
@@ -65,13 +56,13 @@ MeasuredScaling parse_measured(Reader reader)
   row.device_type = detail::parse_enum<std::string>(reader, "device_type", {{"cpu", "cpu"}, {"cuda", "cuda"}});
   row.cores = reader.has("cores") ? at_least(reader, "cores", 1) : 0;
   reader.allow_null("cores");
-  row.one_process_samples_per_s = positive(reader, "one_process_samples_per_s");
-  row.all_ranks_samples_per_s = positive(reader, "all_ranks_samples_per_s");
-  row.factor = positive(reader, "factor");
-  row.factor_low = positive(reader, "factor_low");
-  row.factor_high = positive(reader, "factor_high");
+  row.one_process_samples_per_s = detail::positive_number(reader, "one_process_samples_per_s");
+  row.all_ranks_samples_per_s = detail::positive_number(reader, "all_ranks_samples_per_s");
+  row.factor = detail::positive_number(reader, "factor");
+  row.factor_low = detail::positive_number(reader, "factor_low");
+  row.factor_high = detail::positive_number(reader, "factor_high");
   check_range(reader, row.factor_low, row.factor, row.factor_high, "factor");
-  row.all_reduce_ms = positive(reader, "all_reduce_ms");
+  row.all_reduce_ms = detail::positive_number(reader, "all_reduce_ms");
   row.date = reader.text("date");
   row.files = detail::text_list(reader, "files");
   row.command = reader.text("command");
@@ -117,7 +108,7 @@ AllReduceModel parse_model(Reader reader)
     Reader link(links[i], reader.at("links") + "/" + std::to_string(i), reader.origin());
     Link parsed;
     parsed.name = link.text("name");
-    parsed.bidirectional_bytes_per_s = positive(link, "bidirectional_bytes_per_s");
+    parsed.bidirectional_bytes_per_s = detail::positive_number(link, "bidirectional_bytes_per_s");
     parsed.source = parse_source(link.object("source"));
     link.done();
     model.links.push_back(parsed);

@@ -19,7 +19,7 @@ using dataset::Cell;
 
 std::string factor_text(double factor) { return trimmed_significant(factor, 3); }
 
-std::string range_text(double low, double high) { return factor_text(low) + "–" + factor_text(high); }
+std::string factor_range_text(double low, double high) { return factor_text(low) + "–" + factor_text(high); }
 
 // A range a source states ("0.90–0.95"), at the two figures it is given in.
 std::string stated_range_text(double low, double high)
@@ -108,7 +108,7 @@ void rows_from_datasets(const SiteData& site, Data& rows, bool& gpu)
     gpu = gpu || cuda;
     for (const auto& row : dataset::scaling(named)) {
       Data view = measured_row(row.layer, row.axes, setup.first, row.world_size, row.batch_per_rank, row.single_throughput,
-                               row.ranks_throughput, factor_text(row.factor), range_text(row.factor_low, row.factor_high),
+                               row.ranks_throughput, factor_text(row.factor), factor_range_text(row.factor_low, row.factor_high),
                                row.all_reduce_median_ms);
       view.set("cpu_test", cpu_test(!cuda, first.data.environment->logical_cores));
       view.set("datasets", sources);
@@ -125,7 +125,7 @@ void rows_from_file(const dataset::ScalingReference& file, Data& rows, bool& gpu
     const bool cuda = row.device_type == "cuda";
     gpu = gpu || cuda;
     Data view = measured_row(row.model, row.axes, row.device, row.world_size, row.batch_per_rank, row.one_process_samples_per_s,
-                             row.all_ranks_samples_per_s, factor_text(row.factor), range_text(row.factor_low, row.factor_high),
+                             row.all_ranks_samples_per_s, factor_text(row.factor), factor_range_text(row.factor_low, row.factor_high),
                              row.all_reduce_ms);
     view.set("cpu_test", cpu_test(!cuda, row.cores));
     view.set("datasets", Data(false));

@@ -202,7 +202,7 @@ std::string sweep_sentence(const Sweep& sweep, const SweepSeries& series)
 namespace {
 
 // 352 px wide, a phone's width, as the roofline chart: the text keeps its size on a 390 px screen.
-struct Frame
+struct SweepFrame
 {
   double left = 72; // "0.0001" beside the rotated axis label
   double top = 20;
@@ -234,7 +234,7 @@ std::string dot(double x, double y, const std::string& color, const std::string&
 // the axes, and whole decades of milliseconds.
 struct Plot
 {
-  Frame frame;
+  SweepFrame frame;
   double x_low = 0;  // log of the smallest value
   double x_span = 1; // log of the largest over it
   LogRange y_range;
@@ -276,7 +276,7 @@ Plot plot_of(const Sweep& sweep, const std::vector<SweepSeries>& series)
 
 std::string axes_svg(const Plot& plot, const Sweep& sweep)
 {
-  const Frame& frame = plot.frame;
+  const SweepFrame& frame = plot.frame;
   const double bottom = plot.bottom();
   std::string svg;
   for (int decade = plot.y_range.first; decade <= plot.y_range.last; ++decade) {

@@ -102,6 +102,8 @@ std::string ms_text(std::optional<double> ms)
   return trimmed_significant(*ms, 3);
 }
 
+bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
+
 bool is_timed(const dataset::Cell* cell)
 {
   return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->median_ms > 0;

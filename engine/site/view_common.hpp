@@ -47,6 +47,11 @@ std::string ratio_text(const dataset::Dataset& a_data, const dataset::Cell* a, c
 std::string cell_throughput_text(const dataset::Dataset& data, const dataset::Cell* cell);
 // "p25 0.0241 ms · p75 0.0250 ms · 31 samples", or why there is none.
 std::string cell_quartile_text(const dataset::Cell* cell);
+// A published reference (figures transcribed from a page), as against a dataset measured here.
+bool is_reference(const SiteDataset& entry);
+// How many operators of a profile a page names, the heaviest first (the head of a model's profile,
+// the glue of a layer sum); a layer's page lists every operator of the layer.
+inline constexpr size_t k_top_operators = 5;
 // Fewer than this many minor page faults per iteration count as none: a few stray faults of the
 // whole process (a logger, the profiler's own buffers) say nothing about the layer.
 inline constexpr double k_page_faults_shown = 0.5;

@@ -18,8 +18,6 @@ namespace {
 
 using dataset::Dataset;
 
-bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
-
 struct RatioSummary
 {
   int compared = 0;

@@ -473,7 +473,7 @@ std::string release_sort_key(const std::string& release)
 
 // What tells a dataset from its neighbours on one device: the settings its cells ran at, else its
 // precision as the methodology records it.
-std::string settings_text(const Dataset& file)
+std::string distinguishing_settings(const Dataset& file)
 {
   const DeviceKind device = on_cuda(file) ? DeviceKind::cuda : DeviceKind::cpu;
   std::set<dataset::Axes> corners;
@@ -584,7 +584,7 @@ Data index_row(const SiteData& site, const SiteDataset& entry)
                [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
   row.set("created_sort", created_digits);
   row.set("cells", util::format_thousands(static_cast<int64_t>(file.results.size())));
-  row.set("settings", settings_text(file));
+  row.set("settings", distinguishing_settings(file));
   row.set("rounds", transcribed ? std::string(k_missing) : std::to_string(entry.data.rounds ? entry.data.rounds->count : 1));
   row.set("notes", index_notes(site, entry));
   return row;

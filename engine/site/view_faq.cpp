@@ -194,14 +194,14 @@ Data scaling_answer(const Dataset& data)
   BarChart chart{"bars-scaling", "Throughput gain from batch " + std::to_string(small) + " to batch " + std::to_string(large),
                  "For each layer, samples per second at batch " + std::to_string(large) + " divided by samples per second at batch "
                    + std::to_string(small) + ", on a logarithmic scale; the table beside it gives the same figures.",
-                 "throughput gain, times (log scale)", {}};
+                 "throughput gain, times (log scale)", {}, {}};
   for (const auto& scaling : all) {
     Data row = object();
     row.set("layer", scaling.layer);
     row.set("time_factor", ratio_text(scaling.time_factor));
     row.set("throughput_factor", ratio_text(scaling.throughput_factor));
     rows.push_back(row);
-    chart.bars.push_back({scaling.layer, scaling.throughput_factor, ratio_text(scaling.throughput_factor)});
+    chart.bars.push_back({scaling.layer, scaling.throughput_factor, ratio_text(scaling.throughput_factor), std::nullopt});
   }
   answer.set("rows", rows);
   answer.set("chart", render_svg(chart));

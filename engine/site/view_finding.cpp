@@ -17,7 +17,7 @@ using dataset::FindingRelease;
 // The batch size the FAQ and the issue compare at: the reference corner's.
 constexpr int k_answer_batch = 32;
 
-std::string joined(const std::vector<std::string>& items)
+std::string and_joined(const std::vector<std::string>& items)
 {
   std::string text;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -29,7 +29,7 @@ std::string joined(const std::vector<std::string>& items)
 // A text a template shows only where there is one: an empty string would still open its section.
 Data optional_text(const std::string& text) { return text.empty() ? Data(false) : Data(text); }
 
-std::string range_text(double low, double high)
+std::string ratio_range_text(double low, double high)
 {
   return trimmed_significant(low, 3) == trimmed_significant(high, 3) ? ratio_text(low)
                                                                      : trimmed_significant(low, 3) + "–" + ratio_text(high);
@@ -163,7 +163,7 @@ Data finding_section(const SiteData& site, const Finding& finding)
   section.set("conditions", finding.measurement_conditions);
   section.set("script", finding.measurement_script);
   const auto ratio = path_ratio(site, finding, k_answer_batch);
-  section.set("ratio", ratio ? Data(range_text(ratio->low, ratio->high)) : Data(false));
+  section.set("ratio", ratio ? Data(ratio_range_text(ratio->low, ratio->high)) : Data(false));
   section.set("ratio_batch", std::to_string(k_answer_batch));
   return section;
 }
@@ -290,9 +290,9 @@ Data finding_answer(const SiteData& site)
       answer.set("device", series.device);
       answer.set("threads", std::to_string(series.threads));
       answer.set("batch", std::to_string(k_answer_batch));
-      answer.set("ratio", range_text(ratio->low, ratio->high));
-      answer.set("fast_releases", joined(ratio->fast_releases));
-      answer.set("slow_releases", joined(ratio->slow_releases));
+      answer.set("ratio", ratio_range_text(ratio->low, ratio->high));
+      answer.set("fast_releases", and_joined(ratio->fast_releases));
+      answer.set("slow_releases", and_joined(ratio->slow_releases));
       answer.set("fast_ms", ms_range_text(ratio->fast_low_ms, ratio->fast_high_ms));
       answer.set("slow_ms", ms_range_text(ratio->slow_low_ms, ratio->slow_high_ms));
       answer.set("fast_path", ratio->fast_path);

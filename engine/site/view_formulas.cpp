@@ -116,9 +116,14 @@ Data reference_figures(const SiteData& site, const SiteDataset& shown, const std
       continue;
     }
     const bool params = figure == FlaggedFigure::params;
-    const auto value = params ? (other->params ? std::optional<double>(static_cast<double>(*other->params)) : std::nullopt) : other->flops_per_sample;
+    std::string value = k_missing;
+    if (params && other->params) {
+      value = util::format_thousands(*other->params);
+    } else if (!params && other->flops_per_sample) {
+      value = util::format_si(*other->flops_per_sample);
+    }
     flag.set("label", dataset_label(entry));
-    flag.set("value", !value ? std::string(k_missing) : params ? util::format_thousands(static_cast<int64_t>(*value)) : util::format_si(*value));
+    flag.set("value", value);
     figures.push_back(flag);
   }
   return figures;

@@ -33,7 +33,7 @@ const dataset::Layer* definition(const SiteData& site, const std::string& name, 
   return layer;
 }
 
-std::string count_text(std::optional<double> value)
+std::string optional_count_text(std::optional<double> value)
 {
   if (!value) {
     return k_missing;
@@ -265,10 +265,10 @@ PageSpec layer_page(const SiteData& site, const std::string& name, Data base)
   view.set("params_formula", layer.params_formula.empty() ? k_missing : layer.params_formula);
   view.set("params", layer.params ? util::format_thousands(*layer.params) : k_missing);
   view.set("flops_formula", layer.flops_formula.empty() ? k_missing : layer.flops_formula);
-  view.set("flops", count_text(layer.flops_per_sample));
+  view.set("flops", optional_count_text(layer.flops_per_sample));
   view.set("params_flag", figure_flag(site, owner->data, name, FlaggedFigure::params, 0, "../"));
   view.set("flops_flag", figure_flag(site, owner->data, name, FlaggedFigure::flops, 0, "../"));
-  view.set("matmul_flops", count_text(layer.matmul_flops_per_sample));
+  view.set("matmul_flops", optional_count_text(layer.matmul_flops_per_sample));
   view.set("bytes_formula", layer.bytes_formula.empty() ? k_missing : layer.bytes_formula);
   view.set("bytes_per_sample", layer.bytes_per_sample ? util::format_bytes(*layer.bytes_per_sample) : k_missing);
   view.set("bytes_fixed", layer.bytes_fixed ? util::format_bytes(*layer.bytes_fixed) : k_missing);

@@ -21,9 +21,8 @@ using dataset::Axes;
 using dataset::Cell;
 using dataset::Dataset;
 
-// The most layers named as dominating one sum, and operators named as glue.
+// The most layers named as dominating one sum (the operators named as glue: k_top_operators).
 constexpr size_t k_top_layers = 5;
-constexpr size_t k_top_operators = 5;
 
 struct Part
 {
@@ -42,8 +41,6 @@ std::optional<std::pair<double, double>> spread(const Cell& cell)
   }
   return std::nullopt;
 }
-
-bool timed(const Cell* cell) { return cell && cell->status == dataset::CellStatus::ok && cell->stats; }
 
 std::vector<const dataset::Layer*> parts_of(const Dataset& data, const std::string& model)
 {
@@ -167,14 +164,14 @@ LayerSum layer_sum(const Dataset& data, const Cell& model, const std::vector<con
   LayerSum result;
   for (const auto* layer : layers) {
     const Cell* cell = dataset::find_cell(data, layer->name, model.batch_size, model.axes);
-    if (!timed(cell)) {
+    if (!is_timed(cell)) {
       result.untimed.push_back(layer->name);
       continue;
     }
     result.parts.push_back({layer, cell});
     result.sum += layer->part_of->count * cell->stats->median_ms;
   }
-  result.complete = timed(&model) && result.untimed.empty() && !result.parts.empty();
+  result.complete = is_timed(&model) && result.untimed.empty() && !result.parts.empty();
   return result;
 }
 
@@ -184,11 +181,11 @@ Data comparison_row(const Dataset& data, const Cell& model, const std::vector<co
   Data row = object();
   row.set("setting", setting);
   row.set("batch", std::to_string(model.batch_size));
-  row.set("model", timed(&model) ? cell_median_text(data, &model) + " ms" : std::string(k_missing));
+  row.set("model", is_timed(&model) ? cell_median_text(data, &model) + " ms" : std::string(k_missing));
   const LayerSum summed = layer_sum(data, model, layers);
   row.set("complete", Data(summed.complete));
   row.set("missing", util::format_count(static_cast<int64_t>(summed.untimed.size()), "layer") + " of "
-                         + std::to_string(layers.size()) + (timed(&model) ? "" : " and the model") + " not timed");
+                         + std::to_string(layers.size()) + (is_timed(&model) ? "" : " and the model") + " not timed");
   if (!summed.complete) {
     return row;
   }

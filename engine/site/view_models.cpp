@@ -27,12 +27,6 @@ using dataset::Axes;
 using dataset::Cell;
 using dataset::Dataset;
 
-// The most operators shown per profiled cell: the head of the profile is the answer; the layer pages
-// list every operator of a layer.
-constexpr size_t k_top_operators = 5;
-
-bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
-
 std::string sample_unit(const dataset::Layer& model) { return model_sample_unit(model); }
 
 std::string setting_label(const Axes& axes) { return model_setting_label(axes); }

@@ -46,8 +46,6 @@ const dataset::DatasheetDevice* datasheet_of(const SiteData& site, const Dataset
   return dataset::match_device(site.datasheet, dataset::device_name(data));
 }
 
-bool is_reference(const SiteDataset& entry) { return entry.data.kind == dataset::Kind::published_reference; }
-
 // The erratum that withdrew the run's fp32 peak, or null: that peak then bounds nothing on the site.
 const dataset::Erratum* withdrawn_peak(const SiteDataset& entry) { return dataset::withdrawn_peak(entry.errata, k_precision); }
 

@@ -24,7 +24,7 @@ namespace {
 
 using dataset::Dataset;
 
-std::string release_of(const Dataset& data) { return data.environment ? data.environment->torch_version.substr(0, data.environment->torch_version.find('+')) : ""; }
+std::string plain_release(const Dataset& data) { return data.environment ? data.environment->torch_version.substr(0, data.environment->torch_version.find('+')) : ""; }
 
 // What makes two datasets the same machine for a version history: the device and the threads torch ran.
 std::string machine_key(const Dataset& data)
@@ -260,7 +260,7 @@ std::vector<VersionSeries> version_series(const SiteData& site)
     }
     const auto key = machine_key(data);
     device_of[key] = device_text(data);
-    auto& chosen = found[key][release_key(release_of(data))];
+    auto& chosen = found[key][release_key(plain_release(data))];
     if (!chosen || data.created > chosen->data.created) {
       chosen = &entry;
     }
@@ -275,7 +275,7 @@ std::vector<VersionSeries> version_series(const SiteData& site)
     one.threads = releases.begin()->second->data.environment->threads;
     one.slug = slug_of(key);
     for (const auto& [version, entry] : releases) {
-      one.releases.push_back({release_of(entry->data), entry});
+      one.releases.push_back({plain_release(entry->data), entry});
     }
     series.push_back(std::move(one));
   }

@@ -79,7 +79,7 @@ Machine this_machine()
   machine.available_bytes = available.value_or(0);
   machine.memory_source = "MemAvailable in /proc/meminfo";
   const auto cgroup = cgroup_available();
-  if (cgroup && (!available || *cgroup < *available)) {
+  if (cgroup && (!available || *cgroup < machine.available_bytes)) {
     machine.available_bytes = *cgroup;
     machine.memory_source = "this cgroup's memory.max less memory.current";
   }

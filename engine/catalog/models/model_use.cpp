@@ -3,12 +3,6 @@
 
 namespace layerbench::bench::models {
 
-namespace {
-
-std::string num(int64_t value) { return std::to_string(value); }
-
-} // namespace
-
 int64_t use_params(const UseShape& s)
 {
   const int64_t bias = s.bias == Bias::yes ? s.out : 0;
@@ -30,18 +24,21 @@ int64_t use_params(const UseShape& s)
 ParamsText use_params_text(const UseShape& s)
 {
   const bool bias = s.bias == Bias::yes;
+  const std::string in = std::to_string(s.in);
+  const std::string out = std::to_string(s.out);
+  const std::string plus_bias = bias ? " + " + out : "";
   switch (s.op) {
   case UseOp::conv2d:
     return {bias ? "C_in*C_out*K*K + C_out" : "C_in*C_out*K*K (no bias)",
-            num(s.in) + "*" + num(s.out) + "*" + num(s.kernel) + "*" + num(s.kernel) + (bias ? " + " + num(s.out) : "")};
+            in + "*" + out + "*" + std::to_string(s.kernel) + "*" + std::to_string(s.kernel) + plus_bias};
   case UseOp::linear:
-    return {bias ? "in*out + out" : "in*out (no bias)", num(s.in) + "*" + num(s.out) + (bias ? " + " + num(s.out) : "")};
+    return {bias ? "in*out + out" : "in*out (no bias)", in + "*" + out + plus_bias};
   case UseOp::embedding:
-    return {"num_embeddings*dim", num(s.in) + "*" + num(s.out)};
+    return {"num_embeddings*dim", in + "*" + out};
   case UseOp::batch_norm2d:
-    return {"2*C (weight, bias; running statistics are buffers)", "2*" + num(s.in)};
+    return {"2*C (weight, bias; running statistics are buffers)", "2*" + in};
   case UseOp::layer_norm:
-    return {"2*normalized_shape", "2*" + num(s.in)};
+    return {"2*normalized_shape", "2*" + in};
   default:
     return {"0 (no parameters)", "0"};
   }
@@ -80,7 +77,7 @@ std::string use_input_shape(const UseShape& s)
 {
   std::string text = s.scope == BatchScope::once ? "1" : "B";
   for (const auto size : s.input) {
-    text += " x " + num(size);
+    text += " x " + std::to_string(size);
   }
   if (s.dtype == InputDtype::int64) {
     text += s.scope == BatchScope::once ? " (int64 ids, once per forward whatever the batch)" : " (int64 ids)";
