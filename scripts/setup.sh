@@ -101,7 +101,8 @@ pip_install() {
 # A release other than the default, for the CPU: the torch wheel without its dependencies (the
 # nvidia-* wheels are gigabytes that only libtorch_cuda.so needs), then the CUDA runtime and CUPTI.
 # CMake links libtorch_cpu and libc10 only (cmake/torch_cpu_only.cmake). Python's `import torch`
-# does not work in such a venv, and nothing here needs it.
+# does not work in such a venv until bench/versions/python-side.sh adds the rest, which only the
+# torch.compile worker's cells across releases need.
 install_cpu_release() {
   echo "setup: installing torch==$TORCH_VERSION (no dependencies, CPU use) into $VENV"
   pip_install "torch==$TORCH_VERSION" --no-deps
