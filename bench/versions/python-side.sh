@@ -7,8 +7,8 @@
 #
 #   bench/versions/python-side.sh [RELEASE...]
 #
-# Each release ends with a check: the venv imports torch, torchvision and transformers at the versions
-# installed, and says whether torch.compile exists. A release that fails is reported and the others go on.
+# Each release ends with a check: the venv imports torch and each package it was given, and says which
+# versions it holds and whether torch.compile exists. A release that fails is reported and the others go on.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 list=bench/versions/python-side.txt
@@ -38,13 +38,15 @@ for release in "${releases[@]}"; do
     failures=$((failures + 1))
     continue
   fi
-  if ! "$venv/bin/python" - <<'PY' >&2
-import torch, torchvision, transformers
-print(f"   torch {torch.__version__}, torchvision {torchvision.__version__}, "
-      f"transformers {transformers.__version__}, torch.compile: {hasattr(torch, 'compile')}")
+  if ! "$venv/bin/python" - "${wanted[@]}" <<'PY' >&2
+import importlib, re, sys
+import torch
+names = [re.split(r"[<>=!~\[ ]", requirement)[0] for requirement in sys.argv[1:]]
+versions = [f"{name} {importlib.import_module(name).__version__}" for name in names if name != "numpy"]
+print(f"   torch {torch.__version__}, {', '.join(versions)}, torch.compile: {hasattr(torch, 'compile')}")
 PY
   then
-    echo "python-side: torch $release: the venv does not import torch, torchvision and transformers" >&2
+    echo "python-side: torch $release: the venv does not import torch and ${wanted[*]}" >&2
     failures=$((failures + 1))
     continue
   fi
