@@ -4,6 +4,7 @@
 #include "dataset/io.hpp"
 #include "dataset/memory_check.hpp"
 #include "dataset/validate.hpp"
+#include "test_shell.hpp"
 #include "util/error.hpp"
 
 #include <algorithm>
@@ -20,12 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir
-{
-  fs::path path = fs::temp_directory_path() / ("layerbench-test-" + std::to_string(::getpid()) + "-" + std::to_string(rand()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
+using test::TempDir;
 
 bench::RunOptions small_run(const fs::path& out)
 {
@@ -76,7 +72,7 @@ struct CerrTo
 
 TEST_CASE("bench::run_matrix")
 {
-  TempDir dir;
+  TempDir dir("runner-matrix");
   auto backend = bench::make_cpu_backend();
   std::atomic<bool> interrupted{false};
 
@@ -268,7 +264,7 @@ TEST_CASE("bench::run_matrix")
 
 TEST_CASE("bench::run_matrix axes")
 {
-  TempDir dir;
+  TempDir dir("runner-axes");
   auto backend = bench::make_cpu_backend();
   std::atomic<bool> interrupted{false};
   auto options = small_run(dir.path / "cube.json");
@@ -318,7 +314,7 @@ TEST_CASE("bench::run_matrix peak memory")
   // the canary is taken off. 4x leaves room for an allocator's rounding and nothing more; the canary's
   // 64.75 MiB, which the CPU runs of 2026-11-22 to 2026-11-27 counted, is 518x Dropout's floor at batch 32.
   constexpr double k_simple_layer_multiple = 4.0;
-  TempDir dir;
+  TempDir dir("runner-memory");
   auto backend = bench::make_cpu_backend();
   std::atomic<bool> interrupted{false};
   auto options = small_run(dir.path / "run.json");

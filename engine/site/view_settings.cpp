@@ -19,10 +19,8 @@ using dataset::Axes;
 using dataset::Cell;
 using dataset::Dataset;
 
-const Cell* timed(const Cell* cell)
-{
-  return cell && cell->status == dataset::CellStatus::ok && cell->stats && cell->stats->median_ms > 0 ? cell : nullptr;
-}
+// The cell where it has a time (view_common's is_timed), else null.
+const Cell* timed(const Cell* cell) { return is_timed(cell) ? cell : nullptr; }
 
 double noise_of(const Cell& cell) { return cell.stats->noise.value_or(0); }
 
