@@ -447,9 +447,38 @@ def browser_session():
     return webdriver.Chrome(options=options, service=Service(driver_path))
 
 
+# A folder is one template. Where it holds more than LAYOUT_EVERY_PAGE_UP_TO pages (the compare pages: one
+# per pair of datasets, 435 of 543 pages on 2026-11-29, two browser loads each), the layout is checked on
+# its LAYOUT_SAMPLE largest and smallest pages and the LAYOUT_SAMPLE with the longest titles (the longest
+# dataset labels, so the widest headers); every other page is checked whole.
+LAYOUT_EVERY_PAGE_UP_TO = 100
+LAYOUT_SAMPLE = 4
+
+
+def page_title(page):
+    found = re.search(r"<title>(.*?)</title>", page.read_text(encoding="utf-8"), re.S)
+    return found.group(1) if found else ""
+
+
+def layout_pages(site):
+    every = pages(site)
+    chosen = []
+    for folder in sorted({p.parent for p in every}):
+        inside = sorted((p for p in every if p.parent == folder), key=lambda p: (p.stat().st_size, p.name))
+        if folder == site or len(inside) <= LAYOUT_EVERY_PAGE_UP_TO:
+            chosen += inside
+            continue
+        by_title = sorted(inside, key=lambda p: (-len(page_title(p)), p.name))
+        sample = set(inside[:LAYOUT_SAMPLE] + inside[-LAYOUT_SAMPLE:] + by_title[:LAYOUT_SAMPLE])
+        print(f"layout: {len(sample)} of the {len(inside)} pages in {folder.relative_to(site)}/ (the largest, "
+              f"smallest and longest-titled)")
+        chosen += sorted(sample)
+    return chosen
+
+
 def measure_pages(site, names=None):
-    """{page: {width: probe result}} for every page (or those named) at both widths."""
-    names = names or [str(p.relative_to(site)) for p in pages(site)]
+    """{page: {width: probe result}} for the pages named, else layout_pages(site), at both widths."""
+    names = names or [str(p.relative_to(site)) for p in layout_pages(site)]
     found = {}
     driver = browser_session()
     try:
