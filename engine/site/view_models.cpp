@@ -351,7 +351,7 @@ Data describe(const dataset::Layer& model)
 }
 
 // The largest batch size at which any of `entries` timed (model, setting), and there the first such
-// cell in site order; {nullptr, nullptr} where none did.
+// cell in the order of `entries`; {nullptr, nullptr} where none did.
 std::pair<const SiteDataset*, const Cell*> largest_timed(const std::vector<const SiteDataset*>& entries, const std::string& model,
                                                          const Axes& axes)
 {
@@ -384,6 +384,11 @@ Data glance_table(const SiteData& site, const DeviceModels& device)
       }
     }
   }
+  // Newest first, as the release charts take their bars: where two runs of the release timed a setting
+  // at one batch size, the newer one's cell is shown, so a compiled column and its eager one are of one
+  // run when the newer run measured both.
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const SiteDataset* a, const SiteDataset* b) { return a->data.created > b->data.created; });
   const auto settings = settings_of(timed);
   Data rows = list();
   // Each dataset the table draws on, with the columns it fills: a phone has no pointer to rest on a cell.
