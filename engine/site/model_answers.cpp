@@ -215,6 +215,13 @@ std::vector<DeviceModels> models_by_device(const SiteData& site)
     it->releases.insert(data.environment->torch_version);
     it->entries.push_back(entry);
   }
+  // Newest first: where two runs of a release measured the same cell (an eager series, then a run of
+  // eager and compiled together), every view of the device (the release charts, the glance table, the
+  // release answer) takes the newer run's, so one page never shows two runs' values for one cell.
+  for (auto& device : devices) {
+    std::stable_sort(device.entries.begin(), device.entries.end(),
+                     [](const SiteDataset* a, const SiteDataset* b) { return a->data.created > b->data.created; });
+  }
   return devices;
 }
 

@@ -33,7 +33,7 @@ struct DeviceModels
   int threads = 0;
   bool cuda = false; // a GPU's runs are named without their host threads
   Releases releases{by_release};
-  std::vector<const SiteDataset*> entries;
+  std::vector<const SiteDataset*> entries; // newest first
 };
 std::vector<DeviceModels> models_by_device(const SiteData& site);
 // "AMD EPYC with 2 threads"; a GPU by its name alone.

@@ -384,11 +384,6 @@ Data glance_table(const SiteData& site, const DeviceModels& device)
       }
     }
   }
-  // Newest first, as the release charts take their bars: where two runs of the release timed a setting
-  // at one batch size, the newer one's cell is shown, so a compiled column and its eager one are of one
-  // run when the newer run measured both.
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const SiteDataset* a, const SiteDataset* b) { return a->data.created > b->data.created; });
   const auto settings = settings_of(timed);
   Data rows = list();
   // Each dataset the table draws on, with the columns it fills: a phone has no pointer to rest on a cell.
