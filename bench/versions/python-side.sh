@@ -3,7 +3,7 @@
 # so that the torch.compile worker can run there: torch's own dependencies, torchvision and transformers,
 # as python-side.txt lists them. `make setup` installs torch alone (--no-deps: LibTorch for the C++
 # build, without the gigabytes of CUDA libraries); `import torch` needs those libraries even on a CPU, so
-# this adds 2.5 to 3.5 GB per release. Releases given, else every one of python-side.txt.
+# this adds gigabytes per release (1.5 to 5.2 GB on 2026-11-29, docs/versions.md). Releases given, else every one of python-side.txt.
 #
 #   bench/versions/python-side.sh [RELEASE...]
 #
